@@ -1,0 +1,52 @@
+# Name-aware LSM hooks: build, boot and test the patch series.
+# The Makefile is the table of contents; the work is in tests/scripts/.
+
+S := tests/scripts
+SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
+
+.PHONY: all deps tree export kernel initramfs check checkpatch demo clean \
+	$(addprefix check-,$(SUITES))
+
+all: check
+
+## deps: install the Debian packages the project needs (idempotent)
+deps:
+	@$(S)/deps.sh
+
+## tree: build/linux = pristine Debian 6.12 tree + patches/series (git am)
+tree: deps
+	@$(S)/tree.sh
+
+## export: write the commits in build/linux back to patches/
+export:
+	@$(S)/export.sh
+
+## kernel: build build/bzImage from tinyconfig + tests/kernel.config
+kernel: tree
+	@$(S)/kernel.sh
+
+## initramfs: busybox + guest init + static test programs
+initramfs: tree
+	@$(S)/initramfs.sh
+
+## checkpatch: checkpatch --strict on every patch
+checkpatch: tree
+	@$(S)/checkpatch.sh
+
+## check: everything, every suite; closing line "N passed, N failed"
+check: kernel initramfs
+	@$(S)/check.sh
+
+## check-<suite>: one suite (see tests/suites.conf)
+$(addprefix check-,$(SUITES)): check-%: kernel initramfs
+	@$(S)/check.sh --no-checkpatch $*
+
+## demo: boot the patched kernel and show what the series does
+demo: kernel initramfs
+	@$(S)/demo.sh
+
+clean:
+	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs
+
+help:
+	@sed -n 's/^## //p' Makefile

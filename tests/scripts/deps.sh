@@ -1,0 +1,27 @@
+#!/bin/bash
+# Install the Debian packages the project needs: apt-get update once, then
+# install only what is missing.  Quiet when everything is there.
+#   deps.sh [EXTRA_PACKAGE...]
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+packages=(
+	linux-source-6.12 gcc libc6-dev make bc flex bison libelf-dev libssl-dev
+	cpio xz-utils perl git qemu-system-x86 busybox-static libsepol-dev
+	checkpolicy e2fsprogs ccache sparse shellcheck
+	"$@"
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f '${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	[ "${status:0:2}" = ii ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+msg "installing: ${missing[*]}"
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

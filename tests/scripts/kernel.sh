@@ -1,0 +1,54 @@
+#!/bin/bash
+# Build bzImage out of tree from tinyconfig + tests/kernel.config.
+#   kernel.sh [SRC OBJ OUT [EXTRA_FRAGMENT...]]
+# Defaults: build/linux, build/obj, build/bzImage.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+src=${1:-$KSRC}
+obj=${2:-$BUILD/obj}
+out=${3:-$BUILD/bzImage}
+shift $(( $# > 3 ? 3 : $# ))
+fragments=("$ROOT/tests/kernel.config" "$@")
+
+[ -f "$src/Makefile" ] || die "no kernel tree in $src (run make tree)"
+mkdir -p "$obj"
+cc=gcc
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+	export CCACHE_BASEDIR=$BUILD
+fi
+kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" "$@"; }
+
+configure() {
+	local want have f line
+	kmake tinyconfig >/dev/null
+	for f in "${fragments[@]}"; do
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$f" >/dev/null
+	done
+	kmake olddefconfig >/dev/null
+	# Every option the fragments ask for must be in the final config.
+	for f in "${fragments[@]}"; do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=*) want=$line ;;
+			'# CONFIG_'*' is not set') want=$line ;;
+			*) continue ;;
+			esac
+			have=$(grep -Fx -- "$want" "$obj/.config" || true)
+			if [ -z "$have" ]; then
+				if [[ $want == '# '* ]] && ! grep -q "^${want:2:-11}=" "$obj/.config"; then
+					continue
+				fi
+				die "config: '$want' from $(basename "$f") did not survive olddefconfig"
+			fi
+		done < "$f"
+	done
+}
+
+configure
+msg "building $(basename "$src") in $obj"
+kmake -j"$(nproc)" bzImage
+cp "$obj/arch/x86/boot/bzImage" "$out"
+msg "kernel ready: $out"

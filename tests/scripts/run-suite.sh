@@ -1,0 +1,71 @@
+#!/bin/bash
+# Boot build/bzImage under QEMU (TCG) for one boot of tests/suites.conf,
+# collect the serial log in build/logs/<boot>.log, judge it.
+#   run-suite.sh BOOT            (a boot name from tests/suites.conf)
+# Environment: KERNEL (default build/bzImage), INITRD (build/initramfs.cpio),
+# QEMU_SMP (1), QEMU_MEM (512M), EXTRA_APPEND, LOGDIR (build/logs).
+# Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
+# $LOGDIR/results.txt.  Exit status 0 only if the boot passed.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+boot=${1:?usage: run-suite.sh BOOT}
+kernel=${KERNEL:-$BUILD/bzImage}
+initrd=${INITRD:-$BUILD/initramfs.cpio}
+logdir=${LOGDIR:-$BUILD/logs}
+log=$logdir/$boot.log
+conf=$ROOT/tests/suites.conf
+
+line=$(awk -v b="$boot" '$1 == b' "$conf")
+[ -n "$line" ] || die "no boot '$boot' in tests/suites.conf"
+read -r _ suite lsm timeout extra <<< "$line"
+[ -f "$kernel" ] || die "$kernel missing (run make kernel)"
+[ -f "$initrd" ] || die "$initrd missing (run make initramfs)"
+mkdir -p "$logdir"
+
+# A fresh ext4 image for every boot.
+disk=$BUILD/disk-$boot.img
+rm -f "$disk"
+truncate -s 64M "$disk"
+mkfs.ext4 -q -F -I 256 "$disk"
+
+append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite ${extra:-} ${EXTRA_APPEND:-}"
+start=$(date +%s)
+set +e
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
+	-m "${QEMU_MEM:-512M}" -smp "${QEMU_SMP:-1}" \
+	-display none -monitor none -serial "file:$log" -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-drive "file=$disk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
+qrc=$?
+set -e
+secs=$(( $(date +%s) - start ))
+rm -f "$disk"
+
+verdict=pass
+why=()
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	verdict=fail; why+=("guest did not finish within ${timeout}s")
+elif ! grep -q "^@@ guest done: suite=$suite" "$log"; then
+	verdict=fail; why+=("guest did not reach the end of its suite (qemu exit $qrc)")
+fi
+read -r passed failed skipped plan_ok bail < <(awk -f "$ROOT/tests/scripts/ktap.awk" "$log" 2>"$log.failed")
+[ "$failed" = 0 ] || { verdict=fail; why+=("$failed test(s) failed"); }
+[ "$bail" = 0 ] || { verdict=fail; why+=("a test bailed out"); }
+[ "$plan_ok" = 1 ] || { verdict=fail; why+=("KTAP plan does not match the results"); }
+[ $((passed + failed)) -gt 0 ] || { verdict=fail; why+=("no test ran"); }
+splat_re='BUG:|WARNING:|Oops|KASAN|UBSAN|Kernel panic|kernel BUG|INFO: possible|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|unreferenced object|Call Trace:|cut here'
+if grep -Eq "$splat_re" "$log"; then
+	verdict=fail
+	why+=("kernel log shows: $(grep -Em1 "$splat_re" "$log" | tr -d '\r')")
+fi
+
+printf '%s %s %s %s %s %s\n' "$boot" "$passed" "$failed" "$skipped" "$verdict" "$secs" >> "$logdir/results.txt"
+if [ "$verdict" = pass ]; then
+	msg "$boot: pass ($passed passed, $skipped skipped, ${secs}s)"
+else
+	msg "$boot: FAIL ($passed passed, $failed failed, ${secs}s): $(IFS=';'; echo "${why[*]}")"
+	sed 's/^/  /' "$log.failed" >&2 || true
+	msg "log: $log"
+	exit 1
+fi
