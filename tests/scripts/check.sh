@@ -3,10 +3,11 @@
 # tests/suites.conf); print a table and a closing "N passed, N failed".
 #   check.sh [--no-checkpatch] [SUITE...]
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 logdir=${LOGDIR:-$BUILD/logs}
-conf=$ROOT/tests/suites.conf
+conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
 do_checkpatch=1
 if [ "${1:-}" = --no-checkpatch ]; then
 	do_checkpatch=0

@@ -2,6 +2,7 @@
 # checkpatch --strict on every patch in patches/series: one test a patch,
 # clean means no error, warning or check.  Appends to build/logs/results.txt.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 logdir=${LOGDIR:-$BUILD/logs}

@@ -2,6 +2,7 @@
 # make demo: boot the patched kernel once and show, in a few lines, what the
 # series does.  The guest side is tests/guest/suites/demo.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 LOGDIR=$BUILD/logs/demo "$ROOT/tests/scripts/run-suite.sh" demo >/dev/null 2>&1 || {

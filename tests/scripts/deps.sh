@@ -3,6 +3,7 @@
 # install only what is missing.  Quiet when everything is there.
 #   deps.sh [EXTRA_PACKAGE...]
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 packages=(

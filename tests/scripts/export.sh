@@ -4,6 +4,7 @@
 #   export.sh [OUTDIR]   (default: patches/; tree.sh exports to a scratch dir
 #                         to compare the tree with patches/)
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 dir_for_subject() {

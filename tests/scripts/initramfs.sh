@@ -2,6 +2,7 @@
 # Build the guest initramfs: busybox-static, tests/guest/{init,lib.sh,suites}
 # and static test programs built from tests/guest/src/*.c.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 stage=$BUILD/initramfs

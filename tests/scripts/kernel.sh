@@ -3,6 +3,7 @@
 #   kernel.sh [SRC OBJ OUT [EXTRA_FRAGMENT...]]
 # Defaults: build/linux, build/obj, build/bzImage.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 src=${1:-$KSRC}
@@ -29,6 +30,7 @@ configure() {
 	done
 	kmake olddefconfig >/dev/null
 	# Every option the fragments ask for must be in the final config.
+	# shellcheck disable=SC2094 # $f is only read here
 	for f in "${fragments[@]}"; do
 		while read -r line; do
 			case "$line" in
@@ -47,6 +49,10 @@ configure() {
 	done
 }
 
+# One kernel build at a time on this machine: builds of several trees (the
+# pristine one for make bench, helpers' worktrees) queue on this lock.
+exec 9>"${KBUILD_LOCK:-/tmp/namegate-kbuild.lock}"
+flock 9
 configure
 msg "building $(basename "$src") in $obj"
 kmake -j"$(nproc)" bzImage

@@ -7,6 +7,7 @@
 # Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
 # $LOGDIR/results.txt.  Exit status 0 only if the boot passed.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 boot=${1:?usage: run-suite.sh BOOT}
@@ -14,7 +15,7 @@ kernel=${KERNEL:-$BUILD/bzImage}
 initrd=${INITRD:-$BUILD/initramfs.cpio}
 logdir=${LOGDIR:-$BUILD/logs}
 log=$logdir/$boot.log
-conf=$ROOT/tests/suites.conf
+conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
 
 line=$(awk -v b="$boot" '$1 == b' "$conf")
 [ -n "$line" ] || die "no boot '$boot' in tests/suites.conf"

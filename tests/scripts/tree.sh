@@ -2,6 +2,7 @@
 # Unpack the pristine kernel into build/linux as a git repository (first
 # commit tagged "pristine"), then apply patches/series with git am.
 set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 check_version() {

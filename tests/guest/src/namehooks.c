@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The name hooks fire for every name binding, with the right arguments.
+ *
+ * Needs the nametrace test LSM (lsm=...,nametrace): it records the
+ * inode_name and inode_post_rename calls of one process, which we read
+ * back from securityfs and compare, line by line, with what each operation
+ * must produce:
+ *	<op> <dir ino> <name> <inode ino or 0> <mode, octal> <rename flags>
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+#define TRACE "/sys/kernel/security/nametrace/"
+
+FIXTURE(hooks) {
+	char dir[PATH_MAX];
+	int dfd;
+	unsigned long dino;
+};
+
+static unsigned long ino_at(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return (unsigned long)-1;
+	return st.st_ino;
+}
+
+static int trace_pid(pid_t pid)
+{
+	char buf[32];
+	int fd = open(TRACE "pid", O_WRONLY);
+	int len, ret;
+
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d", pid);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* Stop recording and return the log (static buffer). */
+static const char *trace_stop(void)
+{
+	static char log[16384];
+	ssize_t n;
+	int fd;
+
+	fd = open(TRACE "log", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, log, sizeof(log) - 1);
+	if (fd >= 0)
+		close(fd);
+	log[n < 0 ? 0 : n] = '\0';
+	trace_pid(0);
+	return log;
+}
+
+/* Build the expected log from printf-style lines, one per argument set. */
+static char expected[16384];
+static size_t expected_len;
+
+static void expect_reset(void)
+{
+	expected[0] = '\0';
+	expected_len = 0;
+}
+
+static void __attribute__((format(printf, 1, 2))) expect_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	expected_len += vsnprintf(expected + expected_len,
+				  sizeof(expected) - expected_len, fmt, ap);
+	va_end(ap);
+	expected_len += snprintf(expected + expected_len,
+				 sizeof(expected) - expected_len, "\n");
+}
+
+FIXTURE_SETUP(hooks)
+{
+	const char *base = getenv("TEST_DIR");
+
+	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, access(TRACE "log", R_OK)) {
+		TH_LOG("the nametrace test LSM is not active");
+	}
+	umask(0);
+	snprintf(self->dir, sizeof(self->dir), "%s/hooks.XXXXXX", base);
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	self->dfd = open(self->dir, O_DIRECTORY | O_RDONLY);
+	ASSERT_LE(0, self->dfd);
+	self->dino = ino_at(AT_FDCWD, self->dir);
+	expect_reset();
+}
+
+FIXTURE_TEARDOWN(hooks)
+{
+	char cmd[PATH_MAX + 16];
+
+	trace_pid(0);
+	close(self->dfd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("cleanup of %s failed", self->dir);
+}
+
+#define START() ASSERT_EQ(0, trace_pid(getpid()))
+#define CHECK() EXPECT_STREQ(expected, trace_stop())
+
+static void touch(struct __test_metadata *const _metadata, int dfd,
+		  const char *name)
+{
+	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+	ASSERT_LE(0, fd);
+	close(fd);
+}
+
+TEST_F(hooks, create)
+{
+	int fd;
+
+	START();
+	fd = openat(self->dfd, "a", O_CREAT | O_EXCL | O_WRONLY, 0640);
+	ASSERT_LE(0, fd);
+	close(fd);
+	expect_line("create %lu a 0 100640 0", self->dino);
+	CHECK();
+}
+
+TEST_F(hooks, create_existing_no_call)
+{
+	int fd;
+
+	touch(_metadata, self->dfd, "a");
+	START();
+	fd = openat(self->dfd, "a", O_CREAT | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	CHECK();
+}
+
+TEST_F(hooks, mkdir)
+{
+	START();
+	ASSERT_EQ(0, mkdirat(self->dfd, "d", 0751));
+	expect_line("mkdir %lu d 0 40751 0", self->dino);
+	CHECK();
+}
+
+TEST_F(hooks, mknod)
+{
+	START();
+	ASSERT_EQ(0, mknodat(self->dfd, "p", S_IFIFO | 0600, 0));
+	expect_line("mknod %lu p 0 10600 0", self->dino);
+	CHECK();
+}
+
+TEST_F(hooks, symlink)
+{
+	START();
+	ASSERT_EQ(0, symlinkat("target", self->dfd, "s"));
+	expect_line("symlink %lu s 0 120777 0", self->dino);
+	CHECK();
+}
+
+TEST_F(hooks, link)
+{
+	unsigned long ino;
+
+	touch(_metadata, self->dfd, "a");
+	ino = ino_at(self->dfd, "a");
+	START();
+	ASSERT_EQ(0, linkat(self->dfd, "a", self->dfd, ".htaccess", 0));
+	expect_line("link %lu .htaccess %lu 100644 0", self->dino, ino);
+	CHECK();
+}
+
+TEST_F(hooks, linkat_tmpfile)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(self->dfd, ".", O_TMPFILE | O_RDWR, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &st));
+	START();
+	ASSERT_EQ(0, linkat(fd, "", self->dfd, "t", AT_EMPTY_PATH));
+	expect_line("link %lu t %lu 100600 0", self->dino,
+		    (unsigned long)st.st_ino);
+	CHECK();
+	close(fd);
+}
+
+TEST_F(hooks, linkat_proc_fd)
+{
+	char path[64];
+	struct stat st;
+	int fd;
+
+	fd = openat(self->dfd, ".", O_TMPFILE | O_RDWR, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &st));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	START();
+	ASSERT_EQ(0, linkat(AT_FDCWD, path, self->dfd, "u", AT_SYMLINK_FOLLOW));
+	expect_line("link %lu u %lu 100600 0", self->dino,
+		    (unsigned long)st.st_ino);
+	CHECK();
+	close(fd);
+}
+
+TEST_F(hooks, rename)
+{
+	unsigned long ino;
+
+	touch(_metadata, self->dfd, "a");
+	ino = ino_at(self->dfd, "a");
+	START();
+	ASSERT_EQ(0, renameat(self->dfd, "a", self->dfd, "b"));
+	expect_line("rename %lu b %lu 100644 0", self->dino, ino);
+	expect_line("post_rename %lu b %lu 100644 0", self->dino, ino);
+	CHECK();
+}
+
+TEST_F(hooks, rename_over_existing)
+{
+	unsigned long ino;
+
+	touch(_metadata, self->dfd, "a");
+	touch(_metadata, self->dfd, "b");
+	ino = ino_at(self->dfd, "a");
+	START();
+	ASSERT_EQ(0, renameat(self->dfd, "a", self->dfd, "b"));
+	expect_line("rename %lu b %lu 100644 0", self->dino, ino);
+	expect_line("post_rename %lu b %lu 100644 0", self->dino, ino);
+	CHECK();
+}
+
+TEST_F(hooks, rename_cross_dir)
+{
+	unsigned long ino, sub;
+
+	ASSERT_EQ(0, mkdirat(self->dfd, "sub", 0755));
+	touch(_metadata, self->dfd, "a");
+	ino = ino_at(self->dfd, "a");
+	sub = ino_at(self->dfd, "sub");
+	START();
+	ASSERT_EQ(0, renameat(self->dfd, "a", self->dfd, "sub/z"));
+	expect_line("rename %lu z %lu 100644 0", sub, ino);
+	expect_line("post_rename %lu z %lu 100644 0", sub, ino);
+	CHECK();
+}
+
+TEST_F(hooks, rename_noreplace)
+{
+	unsigned long ino;
+
+	touch(_metadata, self->dfd, "a");
+	ino = ino_at(self->dfd, "a");
+	START();
+	ASSERT_EQ(0, renameat2(self->dfd, "a", self->dfd, "b", RENAME_NOREPLACE));
+	expect_line("rename %lu b %lu 100644 0", self->dino, ino);
+	expect_line("post_rename %lu b %lu 100644 1", self->dino, ino);
+	CHECK();
+}
+
+TEST_F(hooks, rename_exchange)
+{
+	unsigned long ia, id;
+
+	touch(_metadata, self->dfd, "a");
+	ASSERT_EQ(0, mkdirat(self->dfd, "d", 0700));
+	ia = ino_at(self->dfd, "a");
+	id = ino_at(self->dfd, "d");
+	START();
+	ASSERT_EQ(0, renameat2(self->dfd, "a", self->dfd, "d", RENAME_EXCHANGE));
+	expect_line("exchange %lu d %lu 100644 0", self->dino, ia);
+	expect_line("exchange %lu a %lu 40700 0", self->dino, id);
+	expect_line("post_rename %lu d %lu 100644 2", self->dino, ia);
+	expect_line("post_rename %lu a %lu 40700 2", self->dino, id);
+	CHECK();
+}
+
+TEST_F(hooks, rename_whiteout)
+{
+	unsigned long ino;
+
+	touch(_metadata, self->dfd, "a");
+	ino = ino_at(self->dfd, "a");
+	START();
+	ASSERT_EQ(0, renameat2(self->dfd, "a", self->dfd, "b", RENAME_WHITEOUT));
+	expect_line("rename %lu b %lu 100644 0", self->dino, ino);
+	expect_line("whiteout %lu a 0 20000 0", self->dino);
+	expect_line("post_rename %lu b %lu 100644 4", self->dino, ino);
+	CHECK();
+}
+
+/* The file system refuses after the hooks ran: no post_rename. */
+TEST_F(hooks, rename_failed_no_post)
+{
+	unsigned long ino;
+
+	ASSERT_EQ(0, mkdirat(self->dfd, "d", 0700));
+	ASSERT_EQ(0, mkdirat(self->dfd, "e", 0700));
+	touch(_metadata, self->dfd, "e/f");
+	ino = ino_at(self->dfd, "d");
+	START();
+	ASSERT_EQ(-1, renameat(self->dfd, "d", self->dfd, "e"));
+	ASSERT_EQ(ENOTEMPTY, errno);
+	expect_line("rename %lu e %lu 40700 0", self->dino, ino);
+	CHECK();
+}
+
+/* Refused before any hook: nothing is recorded. */
+TEST_F(hooks, rename_noreplace_existing_no_call)
+{
+	touch(_metadata, self->dfd, "a");
+	touch(_metadata, self->dfd, "b");
+	START();
+	ASSERT_EQ(-1, renameat2(self->dfd, "a", self->dfd, "b", RENAME_NOREPLACE));
+	ASSERT_EQ(EEXIST, errno);
+	CHECK();
+}
+
+TEST_F(hooks, unlink_no_call)
+{
+	touch(_metadata, self->dfd, "a");
+	START();
+	ASSERT_EQ(0, unlinkat(self->dfd, "a", 0));
+	CHECK();
+}
+
+TEST_F(hooks, special_name)
+{
+	START();
+	ASSERT_EQ(0, mkdirat(self->dfd, "a b\\c\n", 0700));
+	expect_line("mkdir %lu a\\x20b\\\\c\\x0a 0 40700 0", self->dino);
+	CHECK();
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Build the kernel after each patch of the series, in order, in a worktree
+# of build/linux (build/bisect), reusing objects so only what changed is
+# rebuilt.  Reports the first patch that breaks the build.
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+bdir=$BUILD/bisect
+wt=$bdir/linux
+obj=$bdir/obj
+[ -d "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
+if [ ! -e "$wt/.git" ]; then
+	mkdir -p "$BUILD/bisect"
+	git -C "$KSRC" worktree add -q --detach "$wt" "$PRISTINE_TAG"
+fi
+mapfile -t commits < <(git -C "$KSRC" rev-list --reverse "$PRISTINE_TAG..HEAD")
+[ ${#commits[@]} -gt 0 ] || die "no patches applied in $KSRC"
+
+start=$(date +%s)
+i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	git -C "$wt" checkout -q --detach "$c"
+	t0=$(date +%s)
+	if ! BUILD=$bdir "$ROOT/tests/scripts/kernel.sh" "$wt" "$obj" \
+		"$bdir/bzImage" > "$bdir/build-$i.log" 2>&1; then
+		msg "FAIL at patch $i/${#commits[@]}: $subject (log: $BUILD/bisect/build-$i.log)"
+		tail -n 20 "$BUILD/bisect/build-$i.log" >&2
+		exit 1
+	fi
+	msg "ok $i/${#commits[@]} ($(( $(date +%s) - t0 ))s): $subject"
+done
+msg "all ${#commits[@]} patches build on their own; $(( $(date +%s) - start ))s in all"
