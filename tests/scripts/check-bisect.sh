@@ -9,7 +9,7 @@ set -euo pipefail
 bdir=$BUILD/bisect
 wt=$bdir/linux
 obj=$bdir/obj
-[ -d "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
+[ -e "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
 if [ ! -e "$wt/.git" ]; then
 	mkdir -p "$BUILD/bisect"
 	git -C "$KSRC" worktree add -q --detach "$wt" "$PRISTINE_TAG"

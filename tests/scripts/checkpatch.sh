@@ -9,6 +9,9 @@ logdir=${LOGDIR:-$BUILD/logs}
 mkdir -p "$logdir"
 log=$logdir/checkpatch.log
 : > "$log"
+# checkpatch runs scripts/spdxcheck.py with python3 from PATH: use Debian's,
+# which has python3-ply and python3-git (make deps), not a private one.
+export PATH=/usr/bin:$PATH
 passed=0
 failed=0
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no kernel tree in $KSRC (run make tree)"

@@ -17,7 +17,7 @@ dir_for_subject() {
 	esac
 }
 
-[ -d "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
+[ -e "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
 cd "$KSRC"
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	die "uncommitted changes in $KSRC: commit them first"

@@ -18,6 +18,10 @@ build_programs() {
 	mkdir -p "$bindir"
 	for src in "$ROOT"/tests/guest/src/*.c; do
 		bin=$bindir/$(basename "$src" .c)
+		# GUEST_ONLY="prog ...": build only these programs.
+		if [ -n "${GUEST_ONLY:-}" ] && [[ " $GUEST_ONLY " != *" $(basename "$src" .c) "* ]]; then
+			continue
+		fi
 		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ]; then
 			gcc -static -O2 -Wall -Wextra -Werror -Wno-clobbered -Wno-unused-parameter -I"$selftests" \
 				-o "$bin" "$src" -lpthread

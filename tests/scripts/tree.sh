@@ -79,7 +79,7 @@ sync_existing() {
 }
 
 check_version
-if [ -d "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null; then
+if [ -e "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null; then
 	sync_existing
 else
 	unpack

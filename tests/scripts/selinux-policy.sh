@@ -1,0 +1,47 @@
+#!/bin/bash
+# Build the SELinux test policies into $BUILD/guest-data/selinux/, which
+# initramfs.sh copies to the guest's /tests/data/selinux/:
+#   policy.cap    tests/selinux/policy.conf with filename_trans_bind (bit 9)
+#   policy.nocap  the same policy without it
+#   refpolicy     Debian's reference policy (selinux-policy-default), as is
+# The policy is compiled with checkpolicy; the capability bit, which
+# Debian's libsepol does not know by name, is set by tests/selinux/polcap.c.
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+POLCAP_BIT=9
+src=$ROOT/tests/selinux
+work=$BUILD/selinux
+out=$BUILD/guest-data/selinux
+refpolicy_dir=/etc/selinux/default/policy
+
+build_polcap() {
+	local libsepol=/usr/lib/x86_64-linux-gnu/libsepol.a
+	[ -f "$libsepol" ] || die "$libsepol missing (install libsepol-dev: make deps)"
+	gcc -O2 -Wall -Wextra -Werror -o "$work/polcap" "$src/polcap.c" "$libsepol"
+}
+
+build_test_policies() {
+	command -v checkpolicy >/dev/null || die "checkpolicy missing (make deps)"
+	checkpolicy -U allow -c 33 -o "$work/policy.base" "$src/policy.conf" >/dev/null
+	"$work/polcap" "$work/policy.base" "$out/policy.cap" "+$POLCAP_BIT"
+	"$work/polcap" "$work/policy.base" "$out/policy.nocap" "-$POLCAP_BIT"
+	[ "$("$work/polcap" "$out/policy.cap" | grep -cx "$POLCAP_BIT")" = 1 ] ||
+		die "policy.cap lacks capability $POLCAP_BIT"
+	[ "$("$work/polcap" "$out/policy.nocap" | grep -cx "$POLCAP_BIT")" = 0 ] ||
+		die "policy.nocap has capability $POLCAP_BIT"
+}
+
+copy_refpolicy() {
+	local f
+	f=$(find "$refpolicy_dir" -maxdepth 1 -name 'policy.[0-9]*' 2>/dev/null | sort -V | tail -n1)
+	[ -n "$f" ] || die "no reference policy in $refpolicy_dir (install selinux-policy-default: make deps)"
+	cp "$f" "$out/refpolicy"
+}
+
+mkdir -p "$work" "$out"
+build_polcap
+build_test_policies
+copy_refpolicy
+msg "SELinux policies ready in $out"
