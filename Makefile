@@ -4,7 +4,8 @@
 S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel initramfs check checkpatch demo clean \
+.PHONY: all deps tree export kernel initramfs check checkpatch check-style \
+	check-bisect bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -32,6 +33,14 @@ initramfs: tree
 ## checkpatch: checkpatch --strict on every patch
 checkpatch: tree
 	@$(S)/checkpatch.sh
+
+## check-style: checkpatch, kernel-doc, sparse (C=2) on new code, shellcheck
+check-style: kernel
+	@$(S)/check-style.sh
+
+## check-bisect: build the kernel after each patch of the series, in order
+check-bisect: tree
+	@$(S)/check-bisect.sh
 
 ## check: everything, every suite; closing line "N passed, N failed"
 check: kernel initramfs

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run checkpatch on the series and the given suites (default: all of
+# Run the style checks (checkpatch, kernel-doc, sparse, shellcheck) and the given suites (default: all of
 # tests/suites.conf); print a table and a closing "N passed, N failed".
 #   check.sh [--no-checkpatch] [SUITE...]
 set -euo pipefail
@@ -22,7 +22,7 @@ mkdir -p "$logdir"
 : > "$logdir/results.txt"
 
 if [ "$do_checkpatch" = 1 ]; then
-	"$ROOT/tests/scripts/checkpatch.sh" || true
+	"$ROOT/tests/scripts/check-style.sh" || true
 fi
 for s in "${suites[@]}"; do
 	boots=$(awk -v s="$s" '!/^#/ && $2 == s { print $1 }' "$conf")
