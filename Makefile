@@ -4,7 +4,7 @@
 S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel initramfs check checkpatch check-style \
+.PHONY: all deps tree export kernel policies initramfs check checkpatch check-style \
 	check-bisect bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
@@ -26,8 +26,12 @@ export:
 kernel: tree
 	@$(S)/kernel.sh
 
-## initramfs: busybox + guest init + static test programs
-initramfs: tree
+## policies: SELinux test policies (checkpolicy + libsepol) for the guest
+policies: deps
+	@$(S)/selinux-policy.sh
+
+## initramfs: busybox + guest init + static test programs + policies
+initramfs: tree policies
 	@$(S)/initramfs.sh
 
 ## checkpatch: checkpatch --strict on every patch

@@ -42,6 +42,9 @@ stage_tree() {
 	install -m 755 "$ROOT/tests/guest/init" "$stage/init"
 	install -m 644 "$ROOT/tests/guest/lib.sh" "$stage/tests/lib.sh"
 	install -m 755 "$ROOT"/tests/guest/suites/* "$stage/tests/suites/"
+	for f in "$ROOT"/tests/guest/demo-*.sh; do
+		if [ -e "$f" ]; then install -m 644 "$f" "$stage/tests/"; fi
+	done
 	cp -a "$bindir"/. "$stage/tests/bin/"
 	if [ -d "$ROOT/tests/guest/data" ]; then
 		cp -a "$ROOT/tests/guest/data" "$stage/tests/data"

@@ -4,6 +4,7 @@
 #   policy.cap    tests/selinux/policy.conf with filename_trans_bind (bit 9)
 #   policy.nocap  the same policy without it
 #   refpolicy     Debian's reference policy (selinux-policy-default), as is
+#   refpolicy.cap the reference policy with filename_trans_bind
 # The policy is compiled with checkpolicy; the capability bit, which
 # Debian's libsepol does not know by name, is set by tests/selinux/polcap.c.
 set -euo pipefail
@@ -38,6 +39,7 @@ copy_refpolicy() {
 	f=$(find "$refpolicy_dir" -maxdepth 1 -name 'policy.[0-9]*' 2>/dev/null | sort -V | tail -n1)
 	[ -n "$f" ] || die "no reference policy in $refpolicy_dir (install selinux-policy-default: make deps)"
 	cp "$f" "$out/refpolicy"
+	"$work/polcap" "$f" "$out/refpolicy.cap" "+$POLCAP_BIT"
 }
 
 mkdir -p "$work" "$out"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A label given by a rename is written to disk: after an unmount and a
+ * mount of the ext4 file system it is still there.  Run in test_t with
+ * $MNT (the ext4 mount point) and $DEV (its device); $SELINUX_CAP=0 says
+ * that the loaded policy lacks filename_trans_bind.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define XATTR_SELINUX "security.selinux"
+#define ETC_CONTEXT "system_u:object_r:etc_t"
+
+static int has_cap(void)
+{
+	const char *v = getenv("SELINUX_CAP");
+
+	return !v || strcmp(v, "0");
+}
+
+/* The type in the label of @path, or an error text. */
+static const char *type_of(const char *path)
+{
+	static char context[256];
+	char *type, *end;
+	ssize_t len;
+
+	len = lgetxattr(path, XATTR_SELINUX, context, sizeof(context) - 1);
+	if (len < 0)
+		return strerror(errno);
+	context[len] = '\0';
+	type = strchr(context, ':');
+	type = type ? strchr(type + 1, ':') : NULL;
+	if (!type)
+		return "(bad context)";
+	type++;
+	end = strchr(type, ':');
+	if (end)
+		*end = '\0';
+	return type;
+}
+
+static void make_file(struct __test_metadata *const _metadata, const char *path)
+{
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "data", 4));
+	ASSERT_EQ(0, fsync(fd));
+	ASSERT_EQ(0, close(fd));
+}
+
+TEST(label_survives_remount)
+{
+	const char *mnt = getenv("MNT"), *dev = getenv("DEV");
+	const char *renamed = has_cap() ? "shadow_t" : "etc_t";
+	char etc[PATH_MAX], tmp[PATH_MAX + 16], shadow[PATH_MAX + 16];
+	char passwd[PATH_MAX + 16];
+
+	ASSERT_NE(NULL, mnt);
+	ASSERT_NE(NULL, dev);
+	snprintf(etc, sizeof(etc), "%s/remount.XXXXXX", mnt);
+	ASSERT_NE(NULL, mkdtemp(etc));
+	snprintf(tmp, sizeof(tmp), "%s/shadow.tmp", etc);
+	snprintf(shadow, sizeof(shadow), "%s/shadow", etc);
+	snprintf(passwd, sizeof(passwd), "%s/passwd", etc);
+
+	ASSERT_EQ(0, lsetxattr(etc, XATTR_SELINUX, ETC_CONTEXT,
+			       strlen(ETC_CONTEXT), 0));
+	make_file(_metadata, tmp);
+	ASSERT_EQ(0, rename(tmp, shadow));
+	make_file(_metadata, passwd);
+	ASSERT_STREQ(renamed, type_of(shadow));
+	ASSERT_STREQ("passwd_t", type_of(passwd));
+
+	sync();
+	ASSERT_EQ(0, umount(mnt)) {
+		TH_LOG("umount %s: %s", mnt, strerror(errno));
+	}
+	ASSERT_EQ(0, mount(dev, mnt, "ext4", 0, NULL)) {
+		TH_LOG("mount %s: %s", dev, strerror(errno));
+	}
+
+	ASSERT_STREQ("etc_t", type_of(etc));
+	ASSERT_STREQ(renamed, type_of(shadow));
+	ASSERT_STREQ("passwd_t", type_of(passwd));
+}
+
+TEST_HARNESS_MAIN
