@@ -54,12 +54,17 @@ check: kernel initramfs
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
 
+## bench: cost per file operation vs the pristine kernel and peers (docs/performance.md)
+bench: deps tree
+	@$(S)/bench.sh
+
 ## demo: boot the patched kernel and show what the series does
 demo: kernel initramfs
 	@$(S)/demo.sh
 
 clean:
-	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs
+	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs \
+		build/bench build/bzImage-bench build/bzImage-pristine
 
 help:
 	@sed -n 's/^## //p' Makefile

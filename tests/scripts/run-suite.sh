@@ -3,7 +3,11 @@
 # collect the serial log in build/logs/<boot>.log, judge it.
 #   run-suite.sh BOOT            (a boot name from tests/suites.conf)
 # Environment: KERNEL (default build/bzImage), INITRD (build/initramfs.cpio),
-# QEMU_SMP (1), QEMU_MEM (512M), EXTRA_APPEND, LOGDIR (build/logs).
+# QEMU_SMP (1), QEMU_MEM (512M), EXTRA_APPEND, LOGDIR (build/logs),
+# TIMEOUT_SCALE (1: the time limit of the boot is multiplied by it, for slow
+# debug kernels).  A "qemu.smp=N" among the extra kernel arguments of a
+# boot gives that boot N virtual CPUs (unless QEMU_SMP is set) and is not
+# passed to the kernel.
 # Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
 # $LOGDIR/results.txt.  Exit status 0 only if the boot passed.
 set -euo pipefail
@@ -20,6 +24,15 @@ conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
 line=$(awk -v b="$boot" '$1 == b' "$conf")
 [ -n "$line" ] || die "no boot '$boot' in tests/suites.conf"
 read -r _ suite lsm timeout extra <<< "$line"
+timeout=$(( timeout * ${TIMEOUT_SCALE:-1} ))
+smp=${QEMU_SMP:-}
+kargs=
+for arg in ${extra:-}; do
+	case "$arg" in
+	qemu.smp=*) smp=${smp:-${arg#qemu.smp=}} ;;
+	*) kargs="$kargs $arg" ;;
+	esac
+done
 [ -f "$kernel" ] || die "$kernel missing (run make kernel)"
 [ -f "$initrd" ] || die "$initrd missing (run make initramfs)"
 mkdir -p "$logdir"
@@ -30,11 +43,11 @@ rm -f "$disk"
 truncate -s 64M "$disk"
 mkfs.ext4 -q -F -I 256 "$disk"
 
-append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite ${extra:-} ${EXTRA_APPEND:-}"
+append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} ${EXTRA_APPEND:-}"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
-	-m "${QEMU_MEM:-512M}" -smp "${QEMU_SMP:-1}" \
+	-m "${QEMU_MEM:-512M}" -smp "${smp:-1}" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1

@@ -1,0 +1,1090 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Smack name transitions: a rule "subject object name label" written to
+ * /sys/fs/smackfs/name-transition gives an object created under "name" by a
+ * task labeled "subject" in a directory labeled "object" the label "label".
+ * Names are exact or suffixes ("*.so"); the most specific rule wins; name
+ * rules take precedence over transmute; without a rule nothing changes.
+ *
+ * Run as root in a kernel booted with Smack, in a directory given by
+ * $TEST_DIR ("smack_names --label PATH..." prints labels instead).  With $TEST_DEV set to the block device mounted on $TEST_DIR,
+ * the persist test also unmounts and mounts it again to check that the
+ * labels were written to the file system.
+ *
+ * Objects are created by a child that takes the subject label and drops
+ * CAP_MAC_OVERRIDE, so that Smack access rules (loaded in load2) apply; the
+ * test process itself stays privileged to read labels and write rules.
+ * Every test uses labels of its own (prefixed with "t<pid>_"), so tests do
+ * not see each other's rules.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define NT_PATH		"/sys/fs/smackfs/name-transition"
+#define LOAD2_PATH	"/sys/fs/smackfs/load2"
+#define XATTR_SMACK	"security.SMACK64"
+#define XATTR_TRANSMUTE	"security.SMACK64TRANSMUTE"
+/* The documented limits of smackfs/name-transition. */
+#define NT_WRITE_MAX	(1024 * 1024)
+#define NT_RULES_MAX	65536
+#define LABEL_MAX	256
+
+enum op {
+	OP_FILE,
+	OP_DIR,
+	OP_SYMLINK,
+	OP_FIFO,
+	OP_CHR,
+	OP_TMPFILE,	/* O_TMPFILE in the path's directory, then linkat */
+	OP_RENAME,	/* create "<path>.tmp", rename it to path */
+	OP_READ,	/* open an existing file for reading */
+};
+
+/* Writes @len bytes with one write(2) to @path: 0 or the errno. */
+static int write_path(const char *path, const void *buf, size_t len)
+{
+	ssize_t n;
+	int err = 0;
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = EIO;
+	close(fd);
+	return err;
+}
+
+static int nt_write(const char *text)
+{
+	return write_path(NT_PATH, text, strlen(text));
+}
+
+static int __attribute__((format(printf, 1, 2))) nt_writef(const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+	int err, n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return ENOMEM;
+	err = nt_write(text);
+	free(text);
+	return err;
+}
+
+/* The whole rule list, NUL-terminated, malloc'd; NULL on error. */
+static char *nt_read(void)
+{
+	size_t size = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	int fd = open(NT_PATH, O_RDONLY);
+	ssize_t n;
+
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	for (;;) {
+		if (cap - size < 4096) {
+			char *bigger = realloc(buf, cap * 2);
+
+			if (!bigger) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + size, cap - size - 1);
+		if (n < 0) {
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		size += n;
+	}
+	close(fd);
+	buf[size] = '\0';
+	return buf;
+}
+
+static unsigned int count_lines(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* The lines of the rule list that start with @prefix, malloc'd. */
+static char *nt_lines(const char *prefix)
+{
+	char *all = nt_read(), *out, *line, *next;
+	size_t len = strlen(prefix), used = 0;
+
+	if (!all)
+		return NULL;
+	out = calloc(1, strlen(all) + 1);
+	for (line = all; out && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (!strncmp(line, prefix, len)) {
+			memcpy(out + used, line, next - line);
+			used += next - line;
+		}
+	}
+	free(all);
+	return out;
+}
+
+static int set_task_label(const char *label)
+{
+	return write_path("/proc/self/attr/current", label, strlen(label));
+}
+
+/* Clears capability @cap from the effective set, and the others if @all. */
+static int drop_cap(int cap, int all)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return errno;
+	data[cap >> 5].effective &= ~(1U << (cap & 31));
+	if (all) {
+		data[cap >> 5].permitted &= ~(1U << (cap & 31));
+		data[cap >> 5].inheritable &= ~(1U << (cap & 31));
+	}
+	if (syscall(SYS_capset, &hdr, data))
+		return errno;
+	return 0;
+}
+
+static int do_op(const char *path, enum op op)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	char *slash;
+	int fd;
+
+	switch (op) {
+	case OP_FILE:
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0)
+			return errno;
+		close(fd);
+		return 0;
+	case OP_DIR:
+		return mkdir(path, 0755) ? errno : 0;
+	case OP_SYMLINK:
+		return symlink("target", path) ? errno : 0;
+	case OP_FIFO:
+		return mknod(path, S_IFIFO | 0600, 0) ? errno : 0;
+	case OP_CHR:
+		return mknod(path, S_IFCHR | 0600, makedev(1, 3)) ? errno : 0;
+	case OP_TMPFILE:
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return EINVAL;
+		*slash = '\0';
+		fd = open(dir, O_TMPFILE | O_WRONLY, 0644);
+		if (fd < 0)
+			return errno;
+		if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH)) {
+			close(fd);
+			return errno;
+		}
+		close(fd);
+		return 0;
+	case OP_RENAME:
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0)
+			return errno;
+		close(fd);
+		return rename(tmp, path) ? errno : 0;
+	case OP_READ:
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return errno;
+		close(fd);
+		return 0;
+	}
+	return EINVAL;
+}
+
+/*
+ * Runs @op on @path in a child labeled @subject without CAP_MAC_OVERRIDE.
+ * Returns 0 or the errno of the operation.
+ */
+static int as_task(const char *subject, const char *path, enum op op)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		if (set_task_label(subject) || drop_cap(CAP_MAC_OVERRIDE, 1))
+			_exit(255);
+		_exit(do_op(path, op));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* The Smack label of @path (not following symlinks), or "" on error. */
+static const char *label_of(const char *path)
+{
+	static char buf[4][LABEL_MAX + 1];
+	static int i;
+	char *label = buf[i++ % 4];
+	ssize_t n = lgetxattr(path, XATTR_SMACK, label, LABEL_MAX);
+
+	label[n < 0 ? 0 : n] = '\0';
+	return label;
+}
+
+static int transmutes(const char *path)
+{
+	char buf[16];
+	ssize_t n = lgetxattr(path, XATTR_TRANSMUTE, buf, sizeof(buf));
+
+	return n == 4 && !memcmp(buf, "TRUE", 4);
+}
+
+FIXTURE(names) {
+	char dir[256];
+	char tag[32];
+	char S[64], S2[64], D[64], D2[64], A[64], B[64], C[64];
+};
+
+/* "<dir>/<rel>", in one of eight rotating buffers. */
+static const char *P(FIXTURE_DATA(names) *self, const char *rel)
+{
+	static char path[8][PATH_MAX];
+	static unsigned int next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, PATH_MAX, "%s/%s", self->dir, rel);
+	return p;
+}
+
+static void set_dir_label(struct __test_metadata *_metadata, const char *path,
+			  const char *label, int transmute)
+{
+	ASSERT_EQ(0, setxattr(path, XATTR_SMACK, label, strlen(label), 0)) {
+		TH_LOG("setxattr %s: %s", path, strerror(errno));
+	}
+	if (transmute)
+		ASSERT_EQ(0, setxattr(path, XATTR_TRANSMUTE, "TRUE", 4, 0));
+}
+
+FIXTURE_SETUP(names)
+{
+	const char *base = getenv("TEST_DIR");
+	char rules[2048];
+
+	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, access(NT_PATH, F_OK)) {
+		TH_LOG("no %s: is Smack active?", NT_PATH);
+	}
+	snprintf(self->tag, sizeof(self->tag), "t%d_", getpid());
+	snprintf(self->S, sizeof(self->S), "%sS", self->tag);
+	snprintf(self->S2, sizeof(self->S2), "%sS2", self->tag);
+	snprintf(self->D, sizeof(self->D), "%sD", self->tag);
+	snprintf(self->D2, sizeof(self->D2), "%sD2", self->tag);
+	snprintf(self->A, sizeof(self->A), "%sA", self->tag);
+	snprintf(self->B, sizeof(self->B), "%sB", self->tag);
+	snprintf(self->C, sizeof(self->C), "%sC", self->tag);
+
+	snprintf(self->dir, sizeof(self->dir), "%s/smack_names.XXXXXX", base);
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_EQ(0, mkdir(P(self, "d"), 0777));
+	ASSERT_EQ(0, mkdir(P(self, "d2"), 0777));
+	set_dir_label(_metadata, P(self, "d"), self->D, 0);
+	set_dir_label(_metadata, P(self, "d2"), self->D2, 0);
+
+	/*
+	 * S may write in D and D2, S2 in D (without transmute).  Both may
+	 * use what they create as A, B or C: Smack checks access on the open
+	 * that creates a file, after the label is given.
+	 */
+	snprintf(rules, sizeof(rules),
+		 "%s %s rwxatl\n%s %s rwxatl\n%s %s rwxal\n"
+		 "%s %s rwxatl\n%s %s rwxatl\n%s %s rwxatl\n"
+		 "%s %s rwxatl\n%s %s rwxatl\n%s %s rwxatl\n",
+		 self->S, self->D, self->S, self->D2, self->S2, self->D,
+		 self->S, self->A, self->S, self->B, self->S, self->C,
+		 self->S2, self->A, self->S2, self->B, self->S2, self->C);
+	ASSERT_EQ(0, write_path(LOAD2_PATH, rules, strlen(rules)));
+}
+
+FIXTURE_TEARDOWN(names)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("cleanup of %s failed", self->dir);
+}
+
+TEST_F(names, exact_rule)
+{
+	ASSERT_EQ(0, nt_writef("%s %s shadow %s\n", self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/shadow"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/motd"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/shadow2"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/shadow")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/motd")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/shadow2")));
+}
+
+TEST_F(names, suffix_rule)
+{
+	ASSERT_EQ(0, nt_writef("%s %s *.so %s\n", self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/libc.so"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/.so"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/libc.so.6"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/so"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/libc.so")));
+	/* A suffix as long as the whole name matches too. */
+	EXPECT_STREQ(self->A, label_of(P(self, "d/.so")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/libc.so.6")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/so")));
+}
+
+TEST_F(names, exact_beats_suffix)
+{
+	/* Order of the rules does not matter: written both ways. */
+	ASSERT_EQ(0, nt_writef("%s %s *.conf %s\n%s %s main.conf %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, nt_writef("%s %s x.ini %s\n%s %s *.ini %s\n",
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/main.conf"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/other.conf"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/x.ini"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/y.ini"), OP_FILE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/main.conf")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/other.conf")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/x.ini")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/y.ini")));
+}
+
+TEST_F(names, longer_suffix_wins)
+{
+	ASSERT_EQ(0, nt_writef("%s %s *.gz %s\n%s %s *.tar.gz %s\n%s %s *z %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a.tar.gz"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a.gz"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/jazz"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a.tgz.x"), OP_FILE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/a.tar.gz")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/a.gz")));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/jazz")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/a.tgz.x")));
+}
+
+TEST_F(names, no_rule_keeps_task_label)
+{
+	/* Rules for other names only: every object gets the task label. */
+	ASSERT_EQ(0, nt_writef("%s %s only-this %s\n%s %s *.only %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/file"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/dir"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/link"), OP_SYMLINK));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/fifo"), OP_FIFO));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d2/only-this"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/file")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/dir")));
+	EXPECT_FALSE(transmutes(P(self, "d/dir")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/link")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/fifo")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d2/only-this")));
+}
+
+TEST_F(names, other_subject_and_directory_unaffected)
+{
+	ASSERT_EQ(0, nt_writef("%s %s target %s\n", self->S, self->D, self->A));
+	/* Another task label in the same directory. */
+	ASSERT_EQ(0, as_task(self->S2, P(self, "d/target"), OP_FILE));
+	EXPECT_STREQ(self->S2, label_of(P(self, "d/target")));
+	/* The same task label in a directory with another label. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d2/target"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d2/target")));
+	/* A rule of another pair does not apply either. */
+	ASSERT_EQ(0, nt_writef("%s %s other %s\n", self->S2, self->D2, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/other"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/other")));
+}
+
+TEST_F(names, transmute)
+{
+	ASSERT_EQ(0, mkdir(P(self, "t"), 0777));
+	set_dir_label(_metadata, P(self, "t"), self->D, 1);
+	ASSERT_EQ(0, nt_writef("%s %s named %s\n%s %s nameddir %s\n%s %s *.log %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/named"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/plain"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/x.log"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/nameddir"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/plaindir"), OP_DIR));
+	/* The name rule wins over transmute... */
+	EXPECT_STREQ(self->A, label_of(P(self, "t/named")));
+	EXPECT_STREQ(self->B, label_of(P(self, "t/x.log")));
+	/* ...which still applies to other names. */
+	EXPECT_STREQ(self->D, label_of(P(self, "t/plain")));
+	/* A directory labeled by a name rule does not transmute. */
+	EXPECT_STREQ(self->A, label_of(P(self, "t/nameddir")));
+	EXPECT_FALSE(transmutes(P(self, "t/nameddir")));
+	EXPECT_STREQ(self->D, label_of(P(self, "t/plaindir")));
+	EXPECT_TRUE(transmutes(P(self, "t/plaindir")));
+	/* Without 't' in the access rule: the task label, or the name rule. */
+	ASSERT_EQ(0, nt_writef("%s %s named2 %s\n", self->S2, self->D, self->C));
+	ASSERT_EQ(0, as_task(self->S2, P(self, "t/plain2"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S2, P(self, "t/named2"), OP_FILE));
+	EXPECT_STREQ(self->S2, label_of(P(self, "t/plain2")));
+	EXPECT_STREQ(self->C, label_of(P(self, "t/named2")));
+}
+
+TEST_F(names, rule_removal)
+{
+	char *before, *after;
+
+	ASSERT_EQ(0, nt_writef("%s %s gone %s\n%s %s *.gone %s\n%s %s kept %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/gone"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/gone")));
+
+	ASSERT_EQ(0, nt_writef("%s %s gone -\n%s %s *.gone -\n",
+			       self->S, self->D, self->S, self->D));
+	ASSERT_EQ(0, unlink(P(self, "d/gone")));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/gone"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/x.gone"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/kept"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/gone")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/x.gone")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/kept")));
+
+	/* Only the kept rule is listed. */
+	after = nt_lines(self->tag);
+	ASSERT_NE(NULL, after);
+	before = NULL;
+	ASSERT_LE(0, asprintf(&before, "%s %s kept %s\n", self->S, self->D,
+			      self->B));
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+TEST_F(names, removal_of_missing_rule)
+{
+	char *before, *after;
+
+	ASSERT_EQ(0, nt_writef("%s %s present %s\n", self->S, self->D, self->A));
+	before = nt_read();
+	ASSERT_NE(NULL, before);
+	/* No such name, no such kind (exact vs suffix), no such pair. */
+	EXPECT_EQ(ENOENT, nt_writef("%s %s absent -\n", self->S, self->D));
+	EXPECT_EQ(ENOENT, nt_writef("%s %s *present -\n", self->S, self->D));
+	EXPECT_EQ(ENOENT, nt_writef("%s %s present -\n", self->S, self->D2));
+	/* Labels Smack has never seen. */
+	EXPECT_EQ(ENOENT, nt_writef("%snever %s present -\n", self->tag,
+				    self->D));
+	/* A good line with a bad removal: nothing applies. */
+	EXPECT_EQ(ENOENT, nt_writef("%s %s new %s\n%s %s absent -\n",
+				    self->S, self->D, self->A,
+				    self->S, self->D));
+	/* Removing twice in one write: the second fails, the first too. */
+	EXPECT_EQ(ENOENT, nt_writef("%s %s present -\n%s %s present -\n",
+				    self->S, self->D, self->S, self->D));
+	after = nt_read();
+	ASSERT_NE(NULL, after);
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/present"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/new"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/present")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/new")));
+}
+
+TEST_F(names, lines_apply_in_order)
+{
+	char *want, *got;
+
+	/* Replace a label: one rule, the last label. */
+	ASSERT_EQ(0, nt_writef("%s %s f %s\n", self->S, self->D, self->A));
+	ASSERT_EQ(0, nt_writef("%s %s f %s\n", self->S, self->D, self->B));
+	/* Add, remove and add again in one write. */
+	ASSERT_EQ(0, nt_writef("%s %s g %s\n%s %s g -\n%s %s g %s\n%s %s h %s\n%s %s h -\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D,
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A,
+			       self->S, self->D));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s f %s\n%s %s g %s\n",
+			      self->S, self->D, self->B,
+			      self->S, self->D, self->C));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/f"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/g"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/h"), OP_FILE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/f")));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/g")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/h")));
+}
+
+TEST_F(names, blank_lines_and_whitespace)
+{
+	char *want, *got;
+
+	EXPECT_EQ(0, write_path(NT_PATH, "", 0));
+	EXPECT_EQ(0, nt_write("\n \n\t\n"));
+	/* Tabs and runs of blanks separate fields; no final newline needed. */
+	ASSERT_EQ(0, nt_writef("\n  %s\t%s  \tspaced   %s  \n\n%s %s last %s",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s spaced %s\n%s %s last %s\n",
+			      self->S, self->D, self->A,
+			      self->S, self->D, self->B));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+}
+
+/* Names with bytes that need escapes, and '*' as an exact first byte. */
+static const struct {
+	const char *name;	/* the file name */
+	const char *text;	/* how it is written in a rule */
+	const char *canon;	/* how it is listed */
+} special_names[] = {
+	{ "a b", "a\\x20b", "a\\x20b" },
+	{ "two\nlines", "two\\x0alines", "two\\x0alines" },
+	{ "back\\slash", "back\\\\slash", "back\\\\slash" },
+	{ "caf\xc3\xa9", "caf\\xC3\\xa9", "caf\\xc3\\xa9" },
+	{ "tab\there", "tab\\x09here", "tab\\x09here" },
+	{ "#hash", "\\x23hash", "\\x23hash" },
+	{ "*star", "\\x2astar", "\\x2astar" },
+	{ "*", "\\x2a", "\\x2a" },
+	{ "\x7f\x01\xff", "\\x7f\\x01\\xff", "\\x7f\\x01\\xff" },
+	{ "Esc", "\\x45sc", "Esc" },
+	{ "q\"'$`!", "q\"'$`!", "q\"'$`!" },
+};
+
+TEST_F(names, special_names)
+{
+	char *want = NULL, *got, *text = NULL;
+	size_t i, n = sizeof(special_names) / sizeof(special_names[0]);
+	char path[PATH_MAX];
+
+	for (i = 0; i < n; i++) {
+		char *line, *grown;
+
+		ASSERT_LE(0, asprintf(&line, "%s %s %s %s\n", self->S, self->D,
+				      special_names[i].text, self->A));
+		ASSERT_LE(0, asprintf(&grown, "%s%s", text ? text : "", line));
+		free(text);
+		free(line);
+		text = grown;
+		ASSERT_LE(0, asprintf(&line, "%s %s %s %s\n", self->S, self->D,
+				      special_names[i].canon, self->A));
+		ASSERT_LE(0, asprintf(&grown, "%s%s", want ? want : "", line));
+		free(want);
+		free(line);
+		want = grown;
+	}
+	ASSERT_EQ(0, nt_write(text));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ(want, got);
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/d/%s", self->dir,
+			 special_names[i].name);
+		ASSERT_EQ(0, as_task(self->S, path, OP_FILE));
+		EXPECT_STREQ(self->A, label_of(path)) {
+			TH_LOG("name %s", special_names[i].text);
+		}
+	}
+	/* "\x2astar" is exact: neither a suffix "star" nor "*star" as one. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/star"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/x*star"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/star")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/x*star")));
+
+	/* What was read back, written back, gives the same rules. */
+	ASSERT_EQ(0, nt_write(got));
+	free(text);
+	text = nt_lines(self->tag);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ(want, text);
+	free(text);
+	free(want);
+	free(got);
+}
+
+TEST_F(names, star_suffixes)
+{
+	char *want, *got;
+
+	/* "**" is the suffix "*"; "*\x2a" the same rule; "\x2a" exact "*". */
+	ASSERT_EQ(0, nt_writef("%s %s ** %s\n%s %s \\x2a %s\n%s %s *\\x2a* %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C));
+	ASSERT_EQ(0, nt_writef("%s %s *\\x2a %s\n", self->S, self->D, self->A));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s ** %s\n%s %s \\x2a %s\n%s %s *** %s\n",
+			      self->S, self->D, self->A,
+			      self->S, self->D, self->B,
+			      self->S, self->D, self->C));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/*"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a*"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a**"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/a"), OP_FILE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/*")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/a*")));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/a**")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/a")));
+}
+
+TEST_F(names, longest_names)
+{
+	char name[256], path[PATH_MAX];
+
+	/* NAME_MAX bytes as an exact name, and as a suffix. */
+	memset(name, 'n', 255);
+	name[255] = '\0';
+	ASSERT_EQ(0, nt_writef("%s %s %s %s\n", self->S, self->D, name,
+			       self->A));
+	ASSERT_EQ(0, nt_writef("%s %s *%s %s\n", self->S, self->D2, name + 1,
+			       self->B));
+	snprintf(path, sizeof(path), "%s/d/%s", self->dir, name);
+	ASSERT_EQ(0, as_task(self->S, path, OP_FILE));
+	EXPECT_STREQ(self->A, label_of(path));
+	name[0] = 'm';
+	snprintf(path, sizeof(path), "%s/d2/%s", self->dir, name);
+	ASSERT_EQ(0, as_task(self->S, path, OP_FILE));
+	EXPECT_STREQ(self->B, label_of(path));
+}
+
+TEST_F(names, object_types)
+{
+	ASSERT_EQ(0, nt_writef("%s %s file %s\n%s %s dir %s\n%s %s link %s\n"
+			       "%s %s fifo %s\n%s %s null %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/file"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/dir"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/link"), OP_SYMLINK));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/fifo"), OP_FIFO));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/null"), OP_CHR));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/file")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/dir")));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/link")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/fifo")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/null")));
+}
+
+TEST_F(names, creation_time_only)
+{
+	ASSERT_EQ(0, nt_writef("%s %s linked %s\n%s %s renamed %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->A));
+	/* An O_TMPFILE file has no name when it is created. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/linked"), OP_TMPFILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/linked")));
+	/* Renaming onto a rule's name does not relabel. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/renamed"), OP_RENAME));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/renamed")));
+}
+
+TEST_F(names, label_is_enforced)
+{
+	char secret[64], rule[256];
+	struct stat st;
+
+	/*
+	 * S has no access rule to X: the file it creates as X is closed to
+	 * it from the start (the open that creates it fails after creating
+	 * it), while X itself may read it.
+	 */
+	snprintf(secret, sizeof(secret), "%sX", self->tag);
+	snprintf(rule, sizeof(rule), "%s %s rx\n", secret, self->D);
+	ASSERT_EQ(0, write_path(LOAD2_PATH, rule, strlen(rule)));
+	ASSERT_EQ(0, nt_writef("%s %s secret %s\n", self->S, self->D, secret));
+	EXPECT_EQ(EACCES, as_task(self->S, P(self, "d/secret"), OP_FILE));
+	ASSERT_EQ(0, lstat(P(self, "d/secret"), &st));
+	EXPECT_STREQ(secret, label_of(P(self, "d/secret")));
+	EXPECT_EQ(EACCES, as_task(self->S, P(self, "d/secret"), OP_READ));
+	EXPECT_EQ(0, as_task(secret, P(self, "d/secret"), OP_READ));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/public"), OP_FILE));
+	EXPECT_EQ(0, as_task(self->S, P(self, "d/public"), OP_READ));
+}
+
+TEST_F(names, unprivileged_write)
+{
+	char *before, *after, *rule;
+	int status, fd;
+	pid_t pid;
+
+	ASSERT_LE(0, asprintf(&rule, "%s %s priv %s\n", self->S, self->D,
+			      self->A));
+	before = nt_read();
+	ASSERT_NE(NULL, before);
+
+	/* Root without CAP_MAC_ADMIN. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (drop_cap(CAP_MAC_ADMIN, 1))
+			_exit(100);
+		_exit(nt_write(rule));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+
+	/* A file opened by root, written after setuid(nobody). */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		fd = open(NT_PATH, O_WRONLY);
+		if (fd < 0 || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(100);
+		_exit(write(fd, rule, strlen(rule)) < 0 ? errno : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+
+	/* Reading needs no privilege. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char *text;
+
+		if (drop_cap(CAP_MAC_ADMIN, 1))
+			_exit(100);
+		text = nt_read();
+		_exit(text && !strcmp(text, before) ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	after = nt_read();
+	ASSERT_NE(NULL, after);
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+	free(rule);
+}
+
+TEST_F(names, write_limits)
+{
+	char *before, *after, *big;
+	int fd;
+
+	before = nt_read();
+	ASSERT_NE(NULL, before);
+	big = malloc(NT_WRITE_MAX + 1);
+	ASSERT_NE(NULL, big);
+	/* A write larger than the limit: E2BIG, even of blank lines. */
+	memset(big, '\n', NT_WRITE_MAX + 1);
+	EXPECT_EQ(E2BIG, write_path(NT_PATH, big, NT_WRITE_MAX + 1));
+	/* At the limit it is accepted. */
+	EXPECT_EQ(0, write_path(NT_PATH, big, NT_WRITE_MAX));
+	free(big);
+	/* Writes start at offset 0. */
+	fd = open(NT_PATH, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, lseek(fd, 1, SEEK_SET));
+	EXPECT_EQ(-1, write(fd, "\n", 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	after = nt_read();
+	ASSERT_NE(NULL, after);
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* Appends rules "S D n<i> A" (and suffixes "*.s<i>" for i % 8 == 0). */
+static int load_many(FIXTURE_DATA(names) *self, unsigned int from,
+		     unsigned int to, int remove)
+{
+	char *buf = malloc(NT_WRITE_MAX);
+	size_t used = 0;
+	unsigned int i;
+	int err = 0;
+
+	if (!buf)
+		return ENOMEM;
+	for (i = from; i < to && !err; i++) {
+		used += snprintf(buf + used, NT_WRITE_MAX - used, "%s %s %s%u %s\n",
+				 self->S, self->D, i % 8 ? "n" : "*.s", i,
+				 remove ? "-" : self->A);
+		if (used > NT_WRITE_MAX - 256 || i + 1 == to) {
+			err = write_path(NT_PATH, buf, used);
+			used = 0;
+		}
+	}
+	free(buf);
+	return err;
+}
+
+TEST_F_TIMEOUT(names, many_rules, 900)
+{
+	char *text;
+	unsigned int start, room;
+
+	text = nt_read();
+	ASSERT_NE(NULL, text);
+	start = count_lines(text);
+	free(text);
+	ASSERT_GT(NT_RULES_MAX - 100U, start);
+	room = NT_RULES_MAX - start;
+
+	/* Fill up to the limit, one more fails, replacing still works. */
+	ASSERT_EQ(0, load_many(self, 0, room, 0));
+	text = nt_read();
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NT_RULES_MAX, (int)count_lines(text));
+	EXPECT_EQ(ENOSPC, nt_writef("%s %s one-more %s\n", self->S, self->D,
+				    self->A));
+	EXPECT_EQ(0, nt_writef("%s %s n1 %s\n", self->S, self->D, self->B));
+	free(text);
+
+	/* Lookups among them. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/n1"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/n9999"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/x.s8000"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/one-more"), OP_FILE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/n1")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/n9999")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/x.s8000")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/one-more")));
+
+	/* Remove them all again. */
+	ASSERT_EQ(0, load_many(self, 0, room, 1));
+	text = nt_read();
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(start, count_lines(text));
+	free(text);
+}
+
+TEST_F(names, persist)
+{
+	const char *dev = getenv("TEST_DEV");
+	const char *mnt = getenv("TEST_DIR");
+
+	if (!dev)
+		SKIP(return, "no TEST_DEV to mount again");
+	ASSERT_EQ(0, mkdir(P(self, "t"), 0777));
+	set_dir_label(_metadata, P(self, "t"), self->D, 1);
+	ASSERT_EQ(0, nt_writef("%s %s file %s\n%s %s *.dir %s\n%s %s link %s\n"
+			       "%s %s fifo %s\n%s %s null %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/file"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/a.dir"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/link"), OP_SYMLINK));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/fifo"), OP_FIFO));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/null"), OP_CHR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/plain"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "t/plaindir"), OP_DIR));
+
+	ASSERT_EQ(0, umount(mnt)) {
+		TH_LOG("umount %s: %s", mnt, strerror(errno));
+	}
+	ASSERT_EQ(0, mount(dev, mnt, "ext4", 0, NULL)) {
+		TH_LOG("mount %s: %s", dev, strerror(errno));
+	}
+	/* Read back from the disk's xattrs. */
+	EXPECT_STREQ(self->A, label_of(P(self, "t/file")));
+	EXPECT_STREQ(self->B, label_of(P(self, "t/a.dir")));
+	EXPECT_FALSE(transmutes(P(self, "t/a.dir")));
+	EXPECT_STREQ(self->C, label_of(P(self, "t/link")));
+	EXPECT_STREQ(self->A, label_of(P(self, "t/fifo")));
+	EXPECT_STREQ(self->B, label_of(P(self, "t/null")));
+	EXPECT_STREQ(self->D, label_of(P(self, "t/plain")));
+	EXPECT_STREQ(self->D, label_of(P(self, "t/plaindir")));
+	EXPECT_TRUE(transmutes(P(self, "t/plaindir")));
+	EXPECT_STREQ(self->D, label_of(P(self, "t")));
+}
+
+/*
+ * Malformed writes: each fails with its errno and changes nothing.
+ * "@L@" in a text stands for a 256-byte label, "@N@" for a 256-byte name.
+ */
+FIXTURE(bad) {
+	char *before;
+};
+
+FIXTURE_VARIANT(bad) {
+	const char *text;
+	size_t len;	/* 0: strlen(text) */
+	int err;
+};
+
+#define BAD(id, t, e) \
+	FIXTURE_VARIANT_ADD(bad, id) { .text = (t), .err = (e) }
+
+BAD(three_fields, "nbS nbD name\n", EINVAL);
+BAD(five_fields, "nbS nbD name nbL extra\n", EINVAL);
+BAD(one_field, "nbS\n", EINVAL);
+BAD(subject_slash, "nb/S nbD name nbL\n", EINVAL);
+BAD(subject_dash, "-nbS nbD name nbL\n", EINVAL);
+BAD(subject_removal, "- nbD name nbL\n", EINVAL);
+BAD(subject_quote, "nb\"S nbD name nbL\n", EINVAL);
+BAD(subject_too_long, "@L@ nbD name nbL\n", EINVAL);
+BAD(object_backslash, "nbS nb\\D name nbL\n", EINVAL);
+BAD(object_apostrophe, "nbS nb'D name nbL\n", EINVAL);
+BAD(object_high_byte, "nbS nb\xe9 name nbL\n", EINVAL);
+BAD(label_slash, "nbS nbD name nb/L\n", EINVAL);
+BAD(label_dash_word, "nbS nbD name -nbL\n", EINVAL);
+BAD(label_double_dash, "nbS nbD name --\n", EINVAL);
+BAD(label_too_long, "nbS nbD name @L@\n", EINVAL);
+BAD(name_slash, "nbS nbD a/b nbL\n", EINVAL);
+BAD(name_raw_hash, "nbS nbD a#b nbL\n", EINVAL);
+BAD(name_empty_suffix, "nbS nbD * nbL\n", EINVAL);
+BAD(name_unknown_escape, "nbS nbD a\\q nbL\n", EINVAL);
+BAD(name_short_escape, "nbS nbD a\\x4 nbL\n", EINVAL);
+BAD(name_not_hex, "nbS nbD a\\xzz nbL\n", EINVAL);
+BAD(name_escaped_nul, "nbS nbD a\\x00 nbL\n", EINVAL);
+BAD(name_escaped_slash, "nbS nbD a\\x2f nbL\n", EINVAL);
+BAD(name_lone_backslash, "nbS nbD a\\ nbL\n", EINVAL);
+BAD(name_raw_high_byte, "nbS nbD caf\xc3\xa9 nbL\n", EINVAL);
+BAD(name_raw_control, "nbS nbD a\x01z nbL\n", EINVAL);
+BAD(name_too_long, "nbS nbD @N@ nbL\n", EINVAL);
+BAD(suffix_too_long, "nbS nbD *@N@ nbL\n", EINVAL);
+BAD(good_then_bad, "nbS nbD good nbL\nnbS nbD a/b nbL\n", EINVAL);
+BAD(bad_then_good, "nbS nbD a/b nbL\nnbS nbD good nbL\n", EINVAL);
+BAD(missing_removal, "nbS nbD never -\n", ENOENT);
+BAD(good_then_missing_removal, "nbS nbD good nbL\nnbS nbD never -\n", ENOENT);
+
+FIXTURE_VARIANT_ADD(bad, nul_in_line) {
+	.text = "nbS nbD na\0me nbL\n", .len = 18, .err = EINVAL,
+};
+
+FIXTURE_SETUP(bad)
+{
+	ASSERT_EQ(0, access(NT_PATH, F_OK));
+	self->before = nt_read();
+	ASSERT_NE(NULL, self->before);
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	free(self->before);
+}
+
+/* Expands "@L@" to a 256-byte label and "@N@" to a 256-byte name. */
+static char *expand(const char *text, size_t *len)
+{
+	char *out = malloc(*len * 300 + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < *len; i++) {
+		if (i + 2 < *len && text[i] == '@' && text[i + 2] == '@' &&
+		    (text[i + 1] == 'L' || text[i + 1] == 'N')) {
+			memset(o, text[i + 1] == 'L' ? 'l' : 'n', 256);
+			o += 256;
+			i += 2;
+		} else {
+			*o++ = text[i];
+		}
+	}
+	*len = o - out;
+	return out;
+}
+
+TEST_F(bad, rejected)
+{
+	size_t len = variant->len ? variant->len : strlen(variant->text);
+	char *text = expand(variant->text, &len);
+	char *after;
+
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(variant->err, write_path(NT_PATH, text, len));
+	after = nt_read();
+	ASSERT_NE(NULL, after);
+	EXPECT_STREQ(self->before, after);
+	free(after);
+	free(text);
+}
+
+/*
+ * "smack_names --label PATH..." prints each PATH and its Smack label (for
+ * demos: busybox has no getfattr); otherwise the tests run.
+ */
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc > 1 && !strcmp(argv[1], "--label")) {
+		for (i = 2; i < argc; i++)
+			printf("%s %s\n", argv[i], label_of(argv[i]));
+		return 0;
+	}
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,414 @@
+#!/bin/bash
+# make bench: build the pristine kernel next to the patched one, boot each
+# configuration under QEMU (TCG) with the guest benchmark
+# (tests/guest/suites/bench, tests/guest/src/bench.c), collect the results
+# into docs/performance.csv and write docs/performance.md (and a plot,
+# docs/performance.png).  A benchmark, not a test: it never fails on speed.
+#
+# Environment:
+#   BENCH_CONFIGS  configurations to run (default: all, see CONFIGS below)
+#   BENCH_ITERS, BENCH_XITERS, BENCH_REPS  timed operations per repetition
+#                  (exec: XITERS) and repetitions
+#   BENCH_ICOUNT   1 (default): -icount shift=0, the guest clock counts
+#                  instructions; 0: wall-clock time of the emulator
+#   BENCH_OUT      where the results go (default: docs/)
+# bench.sh --report: write the report again from the last run's results
+# (e.g. after editing tests/bench/discussion.md or report.awk).
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+S=$ROOT/tests/scripts
+WORK=$BUILD/bench
+FRAGMENT=$ROOT/tests/bench/kernel.config
+PRISTINE_SRC=$BUILD/pristine/linux
+PRISTINE_OBJ=$BUILD/pristine/obj
+PRISTINE_IMG=$BUILD/bzImage-pristine
+PATCHED_OBJ=$WORK/obj
+PATCHED_IMG=$BUILD/bzImage-bench
+OUT=${BENCH_OUT:-$ROOT/docs}
+LOGDIR=$WORK/logs
+ITERS=${BENCH_ITERS:-1000}
+XITERS=${BENCH_XITERS:-24}
+REPS=${BENCH_REPS:-7}
+ICOUNT=${BENCH_ICOUNT:-1}
+read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain namegate-10 namegate-1000 namegate-100000
+	selinux-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
+	apparmor-10 apparmor-1000 lookup}" || true
+
+declare -A skipped=()	# configuration -> why it did not run
+
+# The pristine tree: a worktree of the patched tree's repository at the
+# tag the series applies to.
+pristine_tree() {
+	local want have
+	want=$(git -C "$KSRC" rev-parse "$PRISTINE_TAG^{commit}") || die "$KSRC has no tag $PRISTINE_TAG (run make tree)"
+	have=$(git -C "$PRISTINE_SRC" rev-parse HEAD 2>/dev/null || true)
+	if [ "$have" != "$want" ]; then
+		# Missing, or left over from an earlier build/linux: make it again.
+		msg "pristine tree: $PRISTINE_SRC"
+		rm -rf "$PRISTINE_SRC"
+		mkdir -p "$(dirname "$PRISTINE_SRC")"
+		git -C "$KSRC" worktree prune
+		git -C "$KSRC" worktree add -q --detach "$PRISTINE_SRC" "$PRISTINE_TAG"
+	fi
+}
+
+# TOMOYO with CONFIG_SECURITY_TOMOYO_OMIT_USERSPACE_LOADER=y needs a
+# built-in profile, or it stops the boot; the build takes it from
+# security/tomoyo/policy/*.conf in the object directory.  Profile 0 (every
+# domain at boot) does nothing; the guest may write the policy from
+# busybox and from the benchmark.
+tomoyo_builtin_policy() {
+	local dir=$1/security/tomoyo/policy
+	mkdir -p "$dir"
+	printf '%s\n' 'PROFILE_VERSION=20150505' \
+		'0-CONFIG={ mode=disabled grant_log=no reject_log=no }' > "$dir/profile.conf.new"
+	printf '%s\n' /bin/busybox /tests/bin/bench > "$dir/manager.conf.new"
+	for f in profile manager; do
+		cmp -s "$dir/$f.conf.new" "$dir/$f.conf" 2>/dev/null || mv "$dir/$f.conf.new" "$dir/$f.conf"
+		rm -f "$dir/$f.conf.new"
+	done
+}
+
+build_kernels() {
+	local start
+	start=$(date +%s)
+	pristine_tree
+	tomoyo_builtin_policy "$PRISTINE_OBJ"
+	tomoyo_builtin_policy "$PATCHED_OBJ"
+	KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$PRISTINE_SRC" "$PRISTINE_OBJ" "$PRISTINE_IMG" "$FRAGMENT"
+	KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$KSRC" "$PATCHED_OBJ" "$PATCHED_IMG" "$FRAGMENT"
+	echo $(( $(date +%s) - start )) > "$WORK/buildtime"
+	msg "kernels built in $(cat "$WORK/buildtime")s"
+}
+
+# has OPTION: the patched bench kernel has CONFIG_OPTION=y.
+has() { grep -qx "CONFIG_$1=y" "$PATCHED_OBJ/.config"; }
+
+# why_not CONFIG: empty if CONFIG can run, else why not.
+why_not() {
+	case "${1%%-*}" in
+	pristine|plain) ;;
+	namegate) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
+	tomoyo) has SECURITY_TOMOYO || echo "the kernel has no TOMOYO" ;;
+	apparmor)
+		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
+		elif ! command -v apparmor_parser >/dev/null; then echo "apparmor_parser is not installed (package apparmor)"
+		fi ;;
+	selinux)
+		if ! has SECURITY_SELINUX; then echo "the kernel has no SELinux"
+		elif [ ! -f "$ROOT/tests/selinux/policy.conf" ] || [ ! -f "$ROOT/tests/selinux/polcap.c" ]; then
+			echo "no SELinux test policy (tests/selinux/policy.conf, polcap.c)"
+		elif ! command -v checkpolicy >/dev/null; then echo "checkpolicy is not installed"
+		fi ;;
+	smack)
+		if ! has SECURITY_SMACK; then echo "the kernel has no Smack"
+		elif ! grep -qs '"name-transition"' "$KSRC"/security/smack/*.c; then
+			echo "the kernel has no Smack name transitions (smackfs name-transition)"
+		fi ;;
+	lookup) has SECURITY_LSM_NAME_KUNIT_BENCH || echo "the kernel has no lookup benchmark (CONFIG_SECURITY_LSM_NAME_KUNIT_BENCH)" ;;
+	*) echo "unknown configuration" ;;
+	esac
+}
+
+lsm_of() {
+	case "${1%%-*}" in
+	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
+	aafeatures) echo capability,apparmor ;;
+	*) echo capability ;;
+	esac
+}
+
+kernel_of() {
+	if [ "$1" = pristine ]; then echo "$PRISTINE_IMG"; else echo "$PATCHED_IMG"; fi
+}
+
+# boot NAME CONFIG [EXTRA_ARGS...]: one boot of the bench suite; returns
+# the runner's status, the log is $LOGDIR/NAME.log.
+boot() {
+	local name=$1 config=$2 lsm
+	shift 2
+	lsm=$(lsm_of "$config")
+	printf '%s bench %s 900 bench=%s bench.iters=%s bench.xiters=%s bench.reps=%s %s\n' \
+		"$name" "$lsm" "$config" "$ITERS" "$XITERS" "$REPS" "$*" > "$WORK/suites.conf"
+	local -a env=(KERNEL="$(kernel_of "$config")" INITRD="$WORK/initramfs.cpio"
+		SUITES_CONF="$WORK/suites.conf" LOGDIR="$LOGDIR")
+	if [ "$ICOUNT" = 1 ]; then
+		if grep -q QEMU_EXTRA "$S/run-suite.sh"; then
+			env+=(QEMU_EXTRA="-icount shift=0,sleep=off")
+		else
+			# run-suite.sh has no way to pass QEMU options: wrap QEMU.
+			env+=(PATH="$WORK/qemu-icount:$PATH")
+		fi
+	fi
+	env "${env[@]}" "$S/run-suite.sh" "$name"
+}
+
+qemu_wrapper() {
+	mkdir -p "$WORK/qemu-icount"
+	cat > "$WORK/qemu-icount/qemu-system-x86_64" <<-EOF
+	#!/bin/sh
+	# make bench: the guest clock counts instructions (one per ns).
+	exec $(command -v qemu-system-x86_64) "\$@" -icount shift=0,sleep=off
+	EOF
+	chmod +x "$WORK/qemu-icount/qemu-system-x86_64"
+}
+
+# AppArmor's feature set of the bench kernel, dumped by a guest boot, for
+# apparmor_parser to compile against (--features-file).
+apparmor_features() {
+	local f=$WORK/apparmor/features
+	mkdir -p "$WORK/apparmor"
+	if [ -s "$f" ] && [ "$f" -nt "$PATCHED_IMG" ]; then
+		return 0
+	fi
+	boot aafeatures aafeatures >/dev/null 2>&1 || true
+	sed -n 's/\r$//; /^@@ apparmor features begin/,/^@@ apparmor features end/p' "$LOGDIR/aafeatures.log" |
+		sed '1d;$d' > "$f.new"
+	[ -s "$f.new" ] || return 1
+	mv "$f.new" "$f"
+}
+
+# apparmor_profile N: the benchmark's profile with N rules: everything
+# allowed but linking or renaming onto .htaccess, which AppArmor can only
+# deny together with writing (and creating) it; N - 9 more such rules for
+# the directories of other sites (deny rules, which the compiler cannot
+# fold into the allow rules).
+apparmor_profile() {
+	local n=$1 i
+	echo "profile bench /tests/bin/bench flags=(enforce) {"
+	printf '  %s\n' 'capability,' 'network,' 'signal,' 'ptrace,' 'unix,' \
+		'/ r,' '/** rwlkm,' '/tmp/bench/** rwlkmix,'
+	for (( i = 9; i < n; i++ )); do
+		echo "  deny /srv/www/site$i/**/.htaccess wl,"
+	done
+	echo "  deny /tmp/bench/**/.htaccess wl,"
+	echo "}"
+}
+
+apparmor_policies() {
+	local c n
+	for c in "${CONFIGS[@]}"; do
+		if [ "${c%%-*}" != apparmor ] || [ -n "${skipped[$c]:-}" ]; then
+			continue
+		fi
+		if ! apparmor_features; then
+			skipped[$c]="could not read AppArmor's features from a guest boot"
+			continue
+		fi
+		n=${c#apparmor-}
+		apparmor_profile "$n" > "$WORK/apparmor/bench-$n.profile"
+		if ! apparmor_parser --config-file /dev/null -Q -K -q -M "$WORK/apparmor/features" \
+			-o "$WORK/data/apparmor-$n.bin" "$WORK/apparmor/bench-$n.profile" 2>"$WORK/apparmor/parser.log"; then
+			skipped[$c]="apparmor_parser failed: $(head -n1 "$WORK/apparmor/parser.log")"
+		fi
+	done
+}
+
+# SELinux: the test policy with N name-based type transitions, one for
+# .htaccess in tmpfs directories, with filename_trans_bind set.
+selinux_policies() {
+	local c n polcap=$WORK/selinux/polcap i
+	mkdir -p "$WORK/selinux"
+	for c in "${CONFIGS[@]}"; do
+		if [ "${c%%-*}" != selinux ] || [ -n "${skipped[$c]:-}" ]; then
+			continue
+		fi
+		n=${c#selinux-}
+		if [ ! -x "$polcap" ] && ! gcc -O2 -o "$polcap" "$ROOT/tests/selinux/polcap.c" \
+			/usr/lib/x86_64-linux-gnu/libsepol.a 2>"$WORK/selinux/polcap.log"; then
+			skipped[$c]="tests/selinux/polcap.c does not build"
+			continue
+		fi
+		# Type declarations and transitions may go anywhere before the roles.
+		awk -v n="$n" '/^role / && !done {
+				print "type bench_t, file_type;"
+				print "type_transition domain tmpfs_t:file bench_t \".htaccess\";"
+				for (i = 1; i < n; i++)
+					printf "type_transition domain tmpfs_t:file bench_t \"f%07d.dat\";\n", i
+				done = 1
+			} 1' "$ROOT/tests/selinux/policy.conf" > "$WORK/selinux/bench-$n.conf"
+		if ! checkpolicy -U allow -c 33 -o "$WORK/selinux/bench-$n.base" "$WORK/selinux/bench-$n.conf" \
+			>"$WORK/selinux/checkpolicy.log" 2>&1 ||
+			! "$polcap" "$WORK/selinux/bench-$n.base" "$WORK/data/selinux-$n.pol" +9 >/dev/null 2>&1; then
+			skipped[$c]="the SELinux test policy with $n transitions does not compile: $(tail -n1 "$WORK/selinux/checkpolicy.log")"
+		fi
+	done
+}
+
+# The initramfs of make initramfs, plus a second archive with the
+# compiled policies under /tests/data/bench (the kernel unpacks both).
+pack_initramfs() {
+	rm -rf "$WORK/stage"
+	mkdir -p "$WORK/stage/tests/data/bench"
+	cp -a "$WORK/data/." "$WORK/stage/tests/data/bench/"
+	(cd "$WORK/stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) > "$WORK/data.cpio"
+	cat "$WORK/initramfs-base.cpio" "$WORK/data.cpio" > "$WORK/initramfs.cpio"
+}
+
+# collect CONFIG: the guest's csv lines, or the KUnit benchmark's.
+collect() {
+	local c=$1 log=$LOGDIR/bench-$1.log
+	if [ "$c" = lookup ]; then
+		sed -n 's/\r$//; s/^.*# lsm_name_bench_lookup: csv,lookup,//p' "$log" |
+			awk -F, '{
+				printf "lookup-%s,table,%s,%s,%s,%s,1,1,ok\n", $1, $2, $3, $3, $3
+				printf "lookup-%s,list,%s,%s,%s,%s,1,1,ok\n", $1, $2, $4, $4, $4
+			}'
+	else
+		sed -n 's/\r$//; s/^[[:space:]]*csv,//p' "$log"
+	fi
+}
+
+run_configs() {
+	local c why extra
+	: > "$WORK/results.csv"
+	for c in "${CONFIGS[@]}"; do
+		if [ -n "${skipped[$c]:-}" ]; then
+			msg "$c: not available: ${skipped[$c]}"
+			continue
+		fi
+		extra="loglevel=5"
+		case "$c" in
+		lookup) extra="kunit.enable=1 kunit.filter_glob=lsm_name_bench" ;;
+		tomoyo-*) extra="$extra TOMOYO_trigger=/tests/bin/bench_true TOMOYO_loader=/bin/true" ;;
+		esac
+		# shellcheck disable=SC2086 # extra holds several arguments
+		if ! boot "bench-$c" "$c" $extra; then
+			why=$(sed -n 's/\r$//; s/.*# SKIP not available: //p' "$LOGDIR/bench-$c.log" | head -n1)
+			skipped[$c]=${why:-"the boot failed, see $LOGDIR/bench-$c.log"}
+			msg "$c: not available: ${skipped[$c]}"
+			continue
+		fi
+		collect "$c" >> "$WORK/results.csv"
+	done
+}
+
+kernel_version() {
+	make -s -C "$KSRC" kernelversion 2>/dev/null || echo unknown
+}
+
+# report [SECONDS]: docs from $WORK/results.csv and $WORK/skipped.txt;
+# SECONDS, the length of the run, is kept in $WORK/elapsed.
+report() {
+	local reasons=$WORK/skipped.txt elapsed
+	[ -z "${1:-}" ] || echo "$1" > "$WORK/elapsed"
+	elapsed=$(cat "$WORK/elapsed" 2>/dev/null || echo 0)
+	[ -f "$WORK/results.csv" ] || die "no results in $WORK (run make bench)"
+	mkdir -p "$OUT"
+	{
+		echo "config,op,case,median_ns,min_ns,max_ns,reps,iters,status"
+		cat "$WORK/results.csv"
+	} > "$OUT/performance.csv"
+	rm -f "$OUT/performance.png"
+	plot
+	awk -F, -f "$ROOT/tests/bench/report.awk" \
+		-v date="$(cat "$WORK/rundate" 2>/dev/null || date -u '+%Y-%m-%d %H:%M UTC')" \
+		-v buildtime="$(cat "$WORK/buildtime" 2>/dev/null || echo 0)" \
+		-v kversion="$(kernel_version)" \
+		-v debversion="$(cat "$KVERSION_FILE")" \
+		-v series="$(git -C "$KSRC" log -1 --format='%h %s' HEAD)" \
+		-v npatches="$(git -C "$KSRC" rev-list --count "$PRISTINE_TAG..HEAD")" \
+		-v icount="$ICOUNT" -v elapsed="$elapsed" \
+		-v reasons="$reasons" -v discussion="$ROOT/tests/bench/discussion.md" \
+		-v plot="$([ -f "$OUT/performance.png" ] && echo performance.png)" \
+		"$OUT/performance.csv" > "$OUT/performance.md"
+	msg "results: $OUT/performance.md, $OUT/performance.csv"
+}
+
+# Cost of the rename and create of a name no rule matches, by rule count,
+# and the KUnit lookup benchmark.
+plot() {
+	local dat=$WORK/plot
+	command -v gnuplot >/dev/null || { warn "gnuplot missing: no plot"; return 0; }
+	mkdir -p "$dat"
+	rm -f "$dat"/*.dat
+	awk -F, -v dir="$dat" '
+		NR == 1 { next }
+		$2 == "calib" { calib[$1] = $4 }
+		$1 ~ /^lookup-/ { split($1, a, "-"); if ($3 == "none") print a[2], $4 > (dir "/lookup-" $2 ".dat"); next }
+		$3 == "nomatch" && $2 == "rename" && $4 != "" { v[$1 "," $2] = $4 }
+		END {
+			for (k in v) {
+				split(k, a, ","); n = split(a[1], b, "-")
+				if (n != 2 || !calib[a[1]] || !v["pristine," a[2]]) continue
+				print b[2], (v[k] / calib[a[1]]) / (v["pristine," a[2]] / calib["pristine"]) > (dir "/" b[1] "-" a[2] ".dat")
+			}
+		}' "$OUT/performance.csv"
+	for f in "$dat"/*.dat; do
+		[ -e "$f" ] && sort -n -o "$f" "$f"
+	done
+	# plot_line TITLE FILES...: one gnuplot "plot" command, or nothing.
+	plot_line() {
+		local title=$1 f pat sep=' '
+		shift
+		compgen -G "$dat/$1" >/dev/null || return 0
+		echo "set title \"$title\""
+		printf 'plot'
+		for pat in "$@"; do
+			# shellcheck disable=SC2086 # pat is a glob, run in $dat
+			for f in $pat; do
+				[ -e "$f" ] || continue
+				printf "%s'%s' using 1:2 with linespoints title '%s'" "$sep" "$f" "${f%.dat}"
+				sep=', '
+			done
+		done
+		echo
+	}
+	(
+		cd "$dat"
+		panels=0
+		compgen -G "*-rename.dat" >/dev/null && panels=$((panels + 1))
+		compgen -G "lookup-*.dat" >/dev/null && panels=$((panels + 1))
+		[ "$panels" -gt 0 ] || { warn "not enough configurations for a plot"; exit 0; }
+		{
+			echo 'set terminal pngcairo size 1100,480 font ",10"'
+			echo "set output '$OUT/performance.png'"
+			echo "set multiplot layout 1,$panels"
+			echo 'set logscale xy; set grid; set key top left; set xlabel "rules"'
+			echo 'set ylabel "time / time on the pristine kernel"'
+			plot_line "rename onto a name no rule matches" "*-rename.dat"
+			echo 'set ylabel "ns (instructions) per lookup"'
+			plot_line "lookup of a name no rule matches (KUnit)" "lookup-*.dat"
+			echo 'unset multiplot'
+		} > plot.gp
+		gnuplot plot.gp
+	) || warn "gnuplot failed: no plot"
+}
+
+main() {
+	local start c why
+	start=$(date +%s)
+	"$S/deps.sh" apparmor gnuplot-nox
+	mkdir -p "$WORK" "$LOGDIR" "$WORK/data"
+	date -u '+%Y-%m-%d %H:%M UTC' > "$WORK/rundate"
+	build_kernels
+	for c in "${CONFIGS[@]}"; do
+		why=$(why_not "$c")
+		[ -z "$why" ] || skipped[$c]=$why
+	done
+	if [ "$ICOUNT" = 1 ]; then
+		qemu_wrapper
+	fi
+	rm -rf "$WORK/data"
+	mkdir -p "$WORK/data"
+	"$S/initramfs.sh" "$WORK/initramfs-base.cpio"
+	selinux_policies
+	pack_initramfs
+	apparmor_policies
+	pack_initramfs
+	run_configs
+	: > "$WORK/skipped.txt"
+	for c in "${CONFIGS[@]}"; do
+		[ -z "${skipped[$c]:-}" ] || printf '%s\t%s\n' "$c" "${skipped[$c]}" >> "$WORK/skipped.txt"
+	done
+	report "$(( $(date +%s) - start ))"
+	msg "make bench took $(( ($(date +%s) - start) / 60 )) min"
+}
+
+if [ "${1:-}" = --report ]; then
+	report
+else
+	main "$@"
+fi
