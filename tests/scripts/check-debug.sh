@@ -1,0 +1,31 @@
+#!/bin/bash
+# make check-debug: build a debug kernel from the same tree (tinyconfig +
+# tests/kernel.config + tests/debug.config: KASAN, lockdep, PROVE_RCU,
+# DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) into build/obj-debug and
+# build/bzImage-debug, then boot it for every boot of tests/suites.conf but
+# the demo (or for the given suites), each followed by a kmemleak scan in
+# the guest (debugcheck=1).  Prints the table and "N passed, N failed" of
+# check.sh; any splat or leak report fails its boot.
+#   check-debug.sh [SUITE...]
+# Environment: QEMU_MEM (2G: KASAN's shadow and quarantine), TIMEOUT_SCALE
+# (6: time limits of tests/suites.conf are for the plain kernel), LOGDIR
+# (build/logs-debug), DEBUG_FRAGMENTS (more config fragments, space
+# separated), FUZZ_INPUTS (20000: inputs per file of the fuzz suite, whose
+# every input costs ten times as much here), and those of run-suite.sh.
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+obj=$BUILD/obj-debug
+kernel=$BUILD/bzImage-debug
+
+# shellcheck disable=SC2086 # DEBUG_FRAGMENTS is a list of paths
+"$ROOT/tests/scripts/kernel.sh" "$KSRC" "$obj" "$kernel" \
+	"$ROOT/tests/debug.config" ${DEBUG_FRAGMENTS:-}
+
+export KERNEL=$kernel
+export QEMU_MEM=${QEMU_MEM:-2G}
+export TIMEOUT_SCALE=${TIMEOUT_SCALE:-6}
+export LOGDIR=${LOGDIR:-$BUILD/logs-debug}
+export EXTRA_APPEND="debugcheck=1 FUZZ_INPUTS=${FUZZ_INPUTS:-20000}${EXTRA_APPEND:+ $EXTRA_APPEND}"
+exec "$ROOT/tests/scripts/check.sh" --no-checkpatch "$@"
