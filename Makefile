@@ -5,7 +5,7 @@ S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
 .PHONY: all deps tree export kernel policies initramfs check checkpatch check-style \
-	check-bisect bench demo clean help \
+	check-bisect check-debug bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -54,6 +54,10 @@ check: kernel initramfs
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
 
+## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
+check-debug: tree initramfs
+	@$(S)/check-debug.sh
+
 ## bench: cost per file operation vs the pristine kernel and peers (docs/performance.md)
 bench: deps tree
 	@$(S)/bench.sh
@@ -64,7 +68,8 @@ demo: kernel initramfs
 
 clean:
 	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs \
-		build/bench build/bzImage-bench build/bzImage-pristine
+		build/bench build/bzImage-bench build/bzImage-pristine \
+		build/obj-debug build/bzImage-debug build/logs-debug
 
 help:
 	@sed -n 's/^## //p' Makefile

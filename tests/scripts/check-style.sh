@@ -4,7 +4,8 @@
 #  - scripts/kernel-doc -none -Wall on every .c/.h/.rst-referenced file the
 #    series touches, silent;
 #  - sparse (C=2) on the objects of the files the series adds, no warnings;
-#  - shellcheck on tests/scripts/*.sh and the guest scripts.
+#  - shellcheck on tests/scripts/*.sh and the guest scripts;
+#  - the cover letter's shortlog and diffstat match the series.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -80,6 +81,9 @@ for f in tests/guest/init tests/guest/lib.sh tests/guest/suites/* tests/guest/*.
 	if shellcheck -s sh -e SC1091 "$f"; then count OK; else count FAIL; fi
 done
 msg "shellcheck: ${#scripts[@]} scripts checked"
+
+# The cover letter's shortlog and diffstat describe the series as it is
+if "$ROOT/tests/scripts/cover-letter.sh" --check; then count OK; else count FAIL; fi
 mkdir -p "$logdir"
 printf 'style %d %d 0 %s 0\n' "$passed" "$failed" \
 	"$([ "$fail" = 0 ] && echo pass || echo fail)" >> "$logdir/results.txt"

@@ -44,3 +44,4 @@ cp "$tmp/series" "$out/series"
 [ -n "${1:-}" ] && exit 0
 series_hash "$out" > "$BUILD/.tree-stamp"
 msg "exported $(wc -l < "$out/series") patches to patches/"
+"$ROOT/tests/scripts/cover-letter.sh"

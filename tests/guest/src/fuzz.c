@@ -1333,50 +1333,70 @@ static int smack_set(struct smack_model *m, const char *s, const char *o,
 	return 0;
 }
 
+/*
+ * The entries of @m in listing order, pair by pair and in insertion order
+ * within a pair (a counting sort): a malloc'd array of indices.
+ */
+static size_t *smack_order(const struct smack_model *m)
+{
+	size_t *order = malloc((m->nr + 1) * sizeof(*order));
+	size_t *start = calloc(m->pairs + 1, sizeof(*start));
+	size_t i;
+
+	if (!order || !start)
+		die("out of memory");
+	for (i = 0; i < m->nr; i++)
+		start[m->e[i].pair + 1]++;
+	for (i = 1; i <= m->pairs; i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < m->nr; i++)
+		order[start[m->e[i].pair]++] = i;
+	free(start);
+	return order;
+}
+
 /* The model after a write: a copy of the live rules, pair by pair. */
 static void smack_copy(struct smack_model *dst, const struct smack_model *src)
 {
-	unsigned int p;
+	size_t *order = smack_order(src);
 	size_t i;
 
 	memset(dst, 0, sizeof(*dst));
-	for (p = 0; p < src->pairs; p++) {
-		for (i = 0; i < src->nr; i++) {
-			const struct smack_entry *e = &src->e[i];
+	for (i = 0; i < src->nr; i++) {
+		const struct smack_entry *e = &src->e[order[i]];
 
-			if (e->pair == p && e->label)
-				smack_set(dst, e->subject, e->object, e->suffix,
-					  e->name, e->len, e->label);
-		}
+		if (e->label)
+			smack_set(dst, e->subject, e->object, e->suffix,
+				  e->name, e->len, e->label);
 	}
+	free(order);
 }
 
 static void smack_render(struct buf *b, const struct smack_model *m)
 {
-	unsigned int p;
+	size_t *order = smack_order(m);
 	size_t i;
 
 	buf_clear(b);
-	for (p = 0; p < m->pairs; p++) {
-		for (i = 0; i < m->nr; i++) {
-			const struct smack_entry *e = &m->e[i];
-			const unsigned char *name = e->name;
-			size_t len = e->len;
+	for (i = 0; i < m->nr; i++) {
+		const struct smack_entry *e = &m->e[order[i]];
+		const unsigned char *name = e->name;
+		size_t len = e->len;
 
-			if (e->pair != p || !e->label)
-				continue;
-			buf_printf(b, "%s %s ", e->subject, e->object);
-			if (e->suffix) {
-				buf_byte(b, '*');
-			} else if (name[0] == '*') {
-				buf_str(b, "\\x2a");
-				name++;
-				len--;
-			}
-			escape(b, name, len);
-			buf_printf(b, " %s\n", e->label);
+		if (!e->label)
+			continue;
+		buf_printf(b, "%s %s ", e->subject, e->object);
+		if (e->suffix) {
+			buf_byte(b, '*');
+		} else if (name[0] == '*') {
+			buf_str(b, "\\x2a");
+			name++;
+			len--;
 		}
+		escape(b, name, len);
+		buf_printf(b, " %s\n", e->label);
 	}
+	free(order);
 }
 
 static bool smack_is_space(char c)
@@ -1753,7 +1773,7 @@ static int smack_run(void)
 			break;
 		}
 		smack_try(b.p, b.len);
-		if (sm.live > 300)
+		if (sm.live > 100)
 			smack_clear();
 	}
 	smack_clear();

@@ -1228,19 +1228,27 @@ static const struct sel_name sel_names[] = {
 
 #define SEL_NR_NAMES (sizeof(sel_names) / sizeof(sel_names[0]))
 
+static char *sel_policy[2];
+static size_t sel_policy_len[2];
+
 static int sel_load(int cap)
 {
-	static char *policy[2];
-	static size_t len[2];
-
-	if (!policy[cap]) {
-		policy[cap] = read_file(cap ? SEL_DATA "/policy.cap" :
-					SEL_DATA "/policy.nocap", &len[cap]);
-		if (!policy[cap])
+	if (!sel_policy[cap]) {
+		sel_policy[cap] = read_file(cap ? SEL_DATA "/policy.cap" :
+					    SEL_DATA "/policy.nocap",
+					    &sel_policy_len[cap]);
+		if (!sel_policy[cap])
 			die("reading the %s policy: %s", cap ? "cap" : "nocap",
 			    strerror(errno));
 	}
-	return write_file(SEL_FS "/load", policy[cap], len[cap]);
+	return write_file(SEL_FS "/load", sel_policy[cap], sel_policy_len[cap]);
+}
+
+/* Loads the first two thirds of a policy. */
+static int sel_load_truncated(int cap)
+{
+	return write_file(SEL_FS "/load", sel_policy[cap],
+			  sel_policy_len[cap] * 2 / 3);
 }
 
 static void sel_check_cap(int cap)
@@ -1419,8 +1427,19 @@ static void sel_writer(void)
 	int err;
 
 	for (i = 1; !sh->stop && sh->writes < max_writes; i++) {
-		const int cap = !(i & 1);
+		const int cap = !sh->last;
 
+		if (i % 16 == 0) {
+			/* A truncated policy is refused and changes nothing. */
+			err = sel_load_truncated(cap);
+			if (err != EINVAL)
+				fail("truncated policy: %s, expected EINVAL",
+				     err_name(err));
+			sh->bad_writes++;
+			sel_check_cap(sh->last);
+			sh->readbacks++;
+			continue;
+		}
 		err = sel_load(cap);
 		if (err) {
 			fail("loading the %s policy: %s", cap ? "cap" : "nocap",
@@ -1474,12 +1493,16 @@ struct mode_ops {
 	void (*writer)(void);
 	void (*finish)(void);
 	const char *a, *b;	/* what A and B are called in the counts */
+	const char *writes;	/* what the writer writes */
 };
 
 static const struct mode_ops modes[] = {
-	{ "namegate", ng_prepare, ng_worker, ng_writer, ng_finish, "A", "B" },
-	{ "smack", smack_prepare, smack_worker, smack_writer, smack_finish, "A", "B" },
-	{ "selinux", sel_prepare, sel_worker, sel_writer, sel_finish, "nocap", "cap" },
+	{ "namegate", ng_prepare, ng_worker, ng_writer, ng_finish, "A", "B",
+	  "policies written" },
+	{ "smack", smack_prepare, smack_worker, smack_writer, smack_finish, "A",
+	  "B", "rule set changes written" },
+	{ "selinux", sel_prepare, sel_worker, sel_writer, sel_finish, "nocap",
+	  "cap", "policies loaded" },
 };
 
 static pid_t spawn(void (*fn)(unsigned int), unsigned int arg)
@@ -1617,12 +1640,14 @@ int main(int argc, char **argv)
 	note("%s: %.1f s: %lu operations checked (%lu denied, %lu skipped), "
 	     "%lu listings read by workers", mode, end - start, total.ops,
 	     total.denied, total.skipped, total.reads);
-	note("%s: %lu policy writes (%lu refused on purpose), %lu read back",
-	     mode, sh->writes, sh->bad_writes, sh->readbacks);
-	note("%s: %lu results on which %s and %s differ: %lu by %s, %lu by %s; "
-	     "%lu exchanges only a mix of A and B would allow", mode,
-	     total.differ, m->a, m->b, total.only_a, m->a, total.only_b, m->b,
-	     total.mixable);
+	note("%s: %lu %s (and %lu bad ones, refused), %lu checked after",
+	     mode, sh->writes, m->writes, sh->bad_writes, sh->readbacks);
+	note("%s: %lu results on which %s and %s differ: %lu as %s, %lu as %s",
+	     mode, total.differ, m->a, m->b, total.only_a, m->a, total.only_b,
+	     m->b);
+	if (total.mixable)
+		note("%s: %lu exchanges denied by both A and B that a mix of "
+		     "the two would allow: all denied", mode, total.mixable);
 	if (total.differ && (!total.only_a || !total.only_b))
 		fail("every result came from one policy: the writer did not overlap");
 	if (sh->failures) {
