@@ -359,4 +359,200 @@ TEST_F(hooks, special_name)
 	CHECK();
 }
 
+/*
+ * Names at the edges.  The log shows a name in the escape syntax of policy
+ * text: bytes 0x21..0x7e other than '\' and '#' as themselves, '\' as "\\",
+ * any other byte as "\xHH" (lowercase).  escape() writes that form so that
+ * long names can be checked; short ones are spelt out by hand.
+ */
+static const char *escape(const char *name)
+{
+	static char out[2][4 * NAME_MAX + 1];
+	static unsigned int next;
+	char *o = out[next++ % 2], *p = o;
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)name; *c; c++) {
+		if (*c == '\\')
+			p += sprintf(p, "\\\\");
+		else if (*c >= 0x21 && *c <= 0x7e && *c != '#')
+			*p++ = *c;
+		else
+			p += sprintf(p, "\\x%02x", *c);
+	}
+	*p = '\0';
+	return o;
+}
+
+/*
+ * Creates @from, renames it to @to: the log shows both names exactly as
+ * @from_esc and @to_esc, and the file is found under @to.
+ */
+static void create_rename(struct __test_metadata *const _metadata,
+			  FIXTURE_DATA(hooks) *self,
+			  const char *from, const char *from_esc,
+			  const char *to, const char *to_esc)
+{
+	unsigned long ino;
+	int fd;
+
+	START();
+	fd = openat(self->dfd, from, O_CREAT | O_EXCL | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ino = ino_at(self->dfd, from);
+	ASSERT_EQ(0, renameat(self->dfd, from, self->dfd, to));
+	expect_line("create %lu %s 0 100644 0", self->dino, from_esc);
+	expect_line("rename %lu %s %lu 100644 0", self->dino, to_esc, ino);
+	expect_line("post_rename %lu %s %lu 100644 0", self->dino, to_esc, ino);
+	CHECK();
+	EXPECT_EQ(ino, ino_at(self->dfd, to));
+	EXPECT_EQ((unsigned long)-1, ino_at(self->dfd, from));
+}
+
+/* The escape() the long-name tests rely on gives the documented form. */
+TEST(escape_form)
+{
+	EXPECT_STREQ("a\\x20b\\\\c\\x0a", escape("a b\\c\n"));
+	EXPECT_STREQ("\\x01\\x23\\x7f\\x80\\xff~!", escape("\x01#\x7f\x80\xff~!"));
+}
+
+/* NAME_MAX bytes, the last one different, so a cut name cannot pass. */
+TEST_F(hooks, name_max)
+{
+	char from[NAME_MAX + 1], to[NAME_MAX + 1];
+	int i;
+
+	for (i = 0; i < NAME_MAX; i++)
+		from[i] = 'a' + i % 26;
+	from[NAME_MAX - 1] = 'Z';
+	from[NAME_MAX] = '\0';
+	memcpy(to, from, sizeof(to));
+	to[NAME_MAX - 1] = 'Y';
+	ASSERT_EQ(NAME_MAX, (int)strlen(from));
+	create_rename(_metadata, self, from, escape(from), to, escape(to));
+}
+
+/*
+ * NAME_MAX bytes holding every byte a name may hold (0x01 to 0xff but
+ * '/'), then 'A'; renamed to the same bytes backwards.
+ */
+TEST_F(hooks, name_max_every_byte)
+{
+	char from[NAME_MAX + 1], to[NAME_MAX + 1];
+	int c, i = 0;
+
+	for (c = 1; c <= 0xff; c++)
+		if (c != '/')
+			from[i++] = c;
+	from[i++] = 'A';
+	ASSERT_EQ(NAME_MAX, i);
+	from[NAME_MAX] = '\0';
+	for (i = 0; i < NAME_MAX; i++)
+		to[i] = from[NAME_MAX - 1 - i];
+	to[NAME_MAX] = '\0';
+	create_rename(_metadata, self, from, escape(from), to, escape(to));
+}
+
+TEST_F(hooks, one_byte)
+{
+	create_rename(_metadata, self, "x", "x", "y", "y");
+}
+
+TEST_F(hooks, newline)
+{
+	create_rename(_metadata, self, "\n", "\\x0a", "a\nb\n", "a\\x0ab\\x0a");
+}
+
+TEST_F(hooks, backslash)
+{
+	create_rename(_metadata, self, "\\", "\\\\", "a\\\\b", "a\\\\\\\\b");
+}
+
+TEST_F(hooks, high_bytes)
+{
+	create_rename(_metadata, self, "\x80", "\\x80", "\xff", "\\xff");
+}
+
+TEST_F(hooks, high_bytes_utf8)
+{
+	create_rename(_metadata, self, "caf\xc3\xa9", "caf\\xc3\\xa9",
+		      "\x80z\xff", "\\x80z\\xff");
+}
+
+/* A name of NAME_MAX + 1 bytes, 'n' repeated. */
+static void too_long(char name[NAME_MAX + 2])
+{
+	memset(name, 'n', NAME_MAX + 1);
+	name[NAME_MAX + 1] = '\0';
+}
+
+/*
+ * NAME_MAX + 1 bytes: mkdir, mknod, symlink, link and rename fail with
+ * ENAMETOOLONG in the file system's lookup, before any hook, and nothing is
+ * created.  One byte shorter is a name like any other.
+ */
+TEST_F(hooks, name_too_long_no_call)
+{
+	char name[NAME_MAX + 2];
+
+	too_long(name);
+	touch(_metadata, self->dfd, "a");
+	START();
+	ASSERT_EQ(-1, mkdirat(self->dfd, name, 0700));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, mknodat(self->dfd, name, S_IFIFO | 0600, 0));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, symlinkat("target", self->dfd, name));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, linkat(self->dfd, "a", self->dfd, name, 0));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, renameat(self->dfd, "a", self->dfd, name));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, renameat2(self->dfd, "a", self->dfd, name,
+				RENAME_NOREPLACE));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	CHECK();
+	EXPECT_NE((unsigned long)-1, ino_at(self->dfd, "a"));
+
+	name[NAME_MAX] = '\0';
+	expect_reset();
+	START();
+	ASSERT_EQ(0, renameat(self->dfd, "a", self->dfd, name));
+	expect_line("rename %lu %s %lu 100644 0", self->dino, escape(name),
+		    ino_at(self->dfd, name));
+	expect_line("post_rename %lu %s %lu 100644 0", self->dino, escape(name),
+		    ino_at(self->dfd, name));
+	CHECK();
+}
+
+/*
+ * The same for open(O_CREAT): it fails with ENAMETOOLONG and creates
+ * nothing, and no hook should see a name no file can have.
+ *
+ * KNOWN FAILURE with the series as it is: the log shows a "create" call.
+ * For O_CREAT, lookup_open() runs may_o_create(), hence
+ * security_inode_create() and with it inode_name (op CREATE), before the
+ * file system's ->lookup() rejects the name; mkdir, mknod, symlink, link
+ * and rename look the name up first (name_too_long_no_call).  So modules
+ * get NAME_MAX + 1 bytes and more in inode_name (lsm_name_lookup() copes),
+ * and one that denies the name turns ENAMETOOLONG into its own error.
+ * nametrace records at most NAME_MAX bytes, so the line shows 255 'n'.
+ */
+TEST_F(hooks, name_too_long_open_creat_no_call)
+{
+	char name[NAME_MAX + 2];
+
+	too_long(name);
+	START();
+	ASSERT_EQ(-1, openat(self->dfd, name, O_CREAT | O_EXCL | O_WRONLY, 0644));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	ASSERT_EQ(-1, openat(self->dfd, name, O_CREAT | O_WRONLY, 0644));
+	ASSERT_EQ(ENAMETOOLONG, errno);
+	CHECK();
+	/* Not cut to NAME_MAX bytes and created either. */
+	name[NAME_MAX] = '\0';
+	EXPECT_EQ((unsigned long)-1, ino_at(self->dfd, name));
+}
+
 TEST_HARNESS_MAIN

@@ -724,4 +724,91 @@ TEST_F(names, permissive)
 	close(kmsg);
 }
 
+/*
+ * Names at the edges, with the rules of tests/selinux/policy.conf: etc_t
+ * files named by NAME_MAX bytes (254 times 'l', then 'Z') are longname_t,
+ * those named "hi\x80caf\xc3\xa9\xff" highname_t.  checkpolicy takes the
+ * bytes of a name as they are, high bytes included, but cannot be given a
+ * newline: no rule, so no case, for names with one.
+ */
+#define HIGH_NAME "hi\x80" "caf\xc3\xa9\xff"
+
+/* 254 times 'l', then @last: the long name when @last is 'Z'. */
+static const char *long_name(char *buf, char last)
+{
+	memset(buf, 'l', NAME_MAX - 1);
+	buf[NAME_MAX - 1] = last;
+	buf[NAME_MAX] = '\0';
+	return buf;
+}
+
+/*
+ * @name has a rule giving @type: creating a file under it gives @type (this
+ * checks that the policy and the test agree on the name), renaming a file
+ * to it gives @type with the capability, and linking onto it is denied.
+ * Each name of @others (NULL-terminated) differs from it in one byte or is
+ * one byte shorter: no rule, the file keeps etc_t.
+ */
+static void check_edge_name(struct __test_metadata *const _metadata,
+			    FIXTURE_DATA(names) *self, const char *name,
+			    const char *type, const char *const others[])
+{
+	int i;
+
+	make_file(_metadata, self->etc, name, "c");
+	ASSERT_STREQ(type, type_of(self->etc, name));
+	ASSERT_EQ(0, unlinkat(self->etc, name, 0));
+
+	make_file(_metadata, self->etc, "edge.lnk", "l");
+	ASSERT_EQ(has_cap() ? -1 : 0, linkat(self->etc, "edge.lnk", self->etc,
+					     name, 0));
+	if (has_cap()) {
+		ASSERT_EQ(EACCES, errno);
+		ASSERT_FALSE(exists(self->etc, name));
+	} else {
+		ASSERT_STREQ("etc_t", type_of(self->etc, name));
+		ASSERT_EQ(0, unlinkat(self->etc, name, 0));
+	}
+
+	make_file(_metadata, self->etc, "edge.tmp", "new");
+	ASSERT_EQ(0, renameat(self->etc, "edge.tmp", self->etc, name));
+	ASSERT_STREQ(has_cap() ? type : "etc_t", type_of(self->etc, name));
+	ASSERT_STREQ("new", content_of(self->etc, name));
+	ASSERT_FALSE(exists(self->etc, "edge.tmp"));
+
+	for (i = 0; others[i]; i++) {
+		make_file(_metadata, self->etc, "edge.tmp", "o");
+		ASSERT_EQ(0, renameat(self->etc, "edge.tmp", self->etc, others[i]));
+		ASSERT_STREQ("etc_t", type_of(self->etc, others[i])) {
+			TH_LOG("other name %d", i);
+		}
+		make_file(_metadata, self->etc2, others[i], "o");
+		ASSERT_STREQ("etc_t", type_of(self->etc2, others[i])) {
+			TH_LOG("other name %d", i);
+		}
+	}
+}
+
+TEST_F(names, name_max)
+{
+	char name[NAME_MAX + 1], last[NAME_MAX + 1], shorter[NAME_MAX + 1];
+	const char *const others[] = { long_name(last, 'Y'), shorter, NULL };
+
+	long_name(name, 'Z');
+	ASSERT_EQ(NAME_MAX, (int)strlen(name));
+	memcpy(shorter, name, NAME_MAX - 1);
+	shorter[NAME_MAX - 1] = '\0';
+	check_edge_name(_metadata, self, name, "longname_t", others);
+}
+
+TEST_F(names, high_bytes)
+{
+	const char *const others[] = {
+		"hi\x80" "caf\xc3\xa9\xfe", "hi\x81" "caf\xc3\xa9\xff",
+		"hi\x80" "caf\xc3\xa9", NULL
+	};
+
+	check_edge_name(_metadata, self, HIGH_NAME, "highname_t", others);
+}
+
 TEST_HARNESS_MAIN

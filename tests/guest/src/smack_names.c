@@ -720,6 +720,82 @@ TEST_F(names, longest_names)
 	EXPECT_STREQ(self->B, label_of(path));
 }
 
+/*
+ * Names at the edges: a name with high bytes and a newline, one-byte names
+ * (printable, 0xff, a newline), and a one-byte suffix, written with \xHH
+ * escapes in mixed case.  Only those names get the rule's label; a name
+ * that differs in one byte, or is one byte shorter or longer, does not.
+ */
+TEST_F(names, edge_names)
+{
+	const struct {
+		const char *path;	/* relative to the test directory */
+		char label;		/* 'A', 'B', 'C' or 'S' (no rule) */
+	} files[] = {
+		{ "d/\x80new\nline\xff", 'A' },
+		{ "d/q", 'B' },
+		{ "d/\xff", 'C' },
+		{ "d/\n", 'A' },
+		{ "d2/caf\xe9", 'B' },	/* Latin-1 */
+		{ "d2/\xe9", 'B' },
+		{ "d/\x80new\nline\xfe", 'S' },
+		{ "d/\x81new\nline\xff", 'S' },
+		{ "d/\x80new\nline", 'S' },
+		{ "d/\x80new\nline\xff\xff", 'S' },
+		{ "d/\x80new\rline\xff", 'S' },
+		{ "d/p", 'S' },
+		{ "d/qq", 'S' },
+		{ "d/\xfe", 'S' },
+		{ "d/\xff\xff", 'S' },
+		{ "d/\x0b", 'S' },
+		{ "d/\n\n", 'S' },
+		{ "d2/\xe8", 'S' },
+		{ "d2/\xe9x", 'S' },
+		{ "d2/e", 'S' },
+	};
+	char *want, *got;
+	const char *label;
+	unsigned int i;
+
+	ASSERT_EQ(0, nt_writef("%s %s \\x80new\\x0Aline\\xFF %s\n"
+			       "%s %s q %s\n%s %s \\xff %s\n%s %s \\x0a %s\n"
+			       "%s %s *\\xE9 %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A,
+			       self->S, self->D2, self->B));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s \\x80new\\x0aline\\xff %s\n"
+			      "%s %s q %s\n%s %s \\xff %s\n%s %s \\x0a %s\n"
+			      "%s %s *\\xe9 %s\n",
+			      self->S, self->D, self->A,
+			      self->S, self->D, self->B,
+			      self->S, self->D, self->C,
+			      self->S, self->D, self->A,
+			      self->S, self->D2, self->B));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		label = files[i].label == 'A' ? self->A :
+			files[i].label == 'B' ? self->B :
+			files[i].label == 'C' ? self->C : self->S;
+		ASSERT_EQ(0, as_task(self->S, P(self, files[i].path), OP_FILE)) {
+			TH_LOG("file %u", i);
+		}
+		EXPECT_STREQ(label, label_of(P(self, files[i].path))) {
+			TH_LOG("file %u", i);
+		}
+	}
+	/* A directory is labeled by the same rules. */
+	ASSERT_EQ(0, unlink(P(self, "d/\n")));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/\n"), OP_DIR));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/\n")));
+}
+
 TEST_F(names, object_types)
 {
 	ASSERT_EQ(0, nt_writef("%s %s file %s\n%s %s dir %s\n%s %s link %s\n"
