@@ -41,27 +41,35 @@ configure() {
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$f" >/dev/null
 	done
 	kmake olddefconfig >/dev/null
-	# Every option the fragments ask for must be in the final config.
+	# Every option the fragments ask for must be in the final config; when
+	# several fragments set an option, the last one counts, as in the merge.
+	local -A final=() origin=()
+	local sym
 	# shellcheck disable=SC2094 # $f is only read here
 	for f in "${fragments[@]}"; do
 		while read -r line; do
 			case "$line" in
-			CONFIG_*=*) want=$line ;;
-			'# CONFIG_'*' is not set') want=$line ;;
+			CONFIG_*=*) sym=${line%%=*} ;;
+			'# CONFIG_'*' is not set') sym=${line#\# }; sym=${sym%% *} ;;
 			*) continue ;;
 			esac
-			have=$(grep -Fx -- "$want" "$obj/.config" || true)
-			if [ -z "$have" ]; then
-				if [[ $want == '# '* ]] && ! grep -q "^${want:2:-11}=" "$obj/.config"; then
-					continue
-				fi
-				if [ "${KCONFIG_ALLOW_MISSING:-0}" = 1 ] && ! defined "$want"; then
-					msg "config: '$want' left out: $(basename "$src") does not define it"
-					continue
-				fi
-				die "config: '$want' from $(basename "$f") did not survive olddefconfig"
-			fi
+			final[$sym]=$line
+			origin[$sym]=$f
 		done < "$f"
+	done
+	for sym in "${!final[@]}"; do
+		want=${final[$sym]}
+		f=${origin[$sym]}
+		have=$(grep -Fx -- "$want" "$obj/.config" || true)
+		[ -n "$have" ] && continue
+		if [[ $want == '# '* ]] && ! grep -q "^${sym}=" "$obj/.config"; then
+			continue
+		fi
+		if [ "${KCONFIG_ALLOW_MISSING:-0}" = 1 ] && ! defined "$want"; then
+			msg "config: '$want' left out: $(basename "$src") does not define it"
+			continue
+		fi
+		die "config: '$want' from $(basename "$f") did not survive olddefconfig"
 	done
 }
 
