@@ -73,6 +73,12 @@ if grep -Eq "$splat_re" "$log"; then
 	verdict=fail
 	why+=("kernel log shows: $(grep -Em1 "$splat_re" "$log" | tr -d '\r')")
 fi
+# A debug boot (debugcheck=1) must end with a clean kmemleak scan.
+if [[ " $append " == *" debugcheck=1 "* ]] &&
+	! grep -q '^guest: kmemleak: 0 leak(s) reported' "$log"; then
+	verdict=fail
+	why+=("no clean kmemleak scan at the end of the boot")
+fi
 
 printf '%s %s %s %s %s %s\n' "$boot" "$passed" "$failed" "$skipped" "$verdict" "$secs" >> "$logdir/results.txt"
 if [ "$verdict" = pass ]; then
