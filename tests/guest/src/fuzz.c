@@ -45,6 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_util.h"
+
 #define KSFT_SKIP 4
 #define MAX_FAIL_MSGS 10
 
@@ -134,39 +136,16 @@ static void buf_clear(struct buf *b)
 		b->p[0] = '\0';
 }
 
-/* Random numbers: xorshift64*, seeded once */
-
-static uint64_t rnd_state;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state >> 12;
-	rnd_state ^= rnd_state << 25;
-	rnd_state ^= rnd_state >> 27;
-	return rnd_state * 0x2545f4914f6cdd1dULL;
-}
-
-static unsigned int below(unsigned int n)
-{
-	return n ? rnd() % n : 0;
-}
+/* Random choices, from rnd() of guest_util.h */
 
 static bool chance(unsigned int n)
 {
-	return below(n) == 0;
+	return rnd_below(n) == 0;
 }
 
 /* Files */
 
 static double t_write, t_read;	/* time spent in the kernel's files */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* One write() of @len bytes at offset 0, on a new open file: 0 or the
  * errno.
@@ -213,11 +192,6 @@ static void read_policy(const char *path, struct buf *b)
 	b->p[b->len] = '\0';
 	close(fd);
 	t_read += now();
-}
-
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
 }
 
 /* A short printable excerpt of a text for messages. */
@@ -278,7 +252,7 @@ static void escape(struct buf *b, const unsigned char *name, size_t len)
 /* Any valid escaped form, chosen at random. */
 static void escape_random(struct buf *b, const unsigned char *name, size_t len)
 {
-	const unsigned int style = below(4);
+	const unsigned int style = rnd_below(4);
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -357,27 +331,27 @@ static size_t random_name(unsigned char *name)
 	};
 	size_t len, i;
 
-	switch (below(6)) {
+	switch (rnd_below(6)) {
 	case 0:
 	case 1:
 	case 2:
 	{
-		const char *p = pool[below(sizeof(pool) / sizeof(pool[0]))];
+		const char *p = pool[rnd_below(sizeof(pool) / sizeof(pool[0]))];
 
 		len = strlen(p);
 		memcpy(name, p, len);
 		return len;
 	}
 	case 3: /* NAME_MAX bytes, or close to it */
-		len = NAME_MAX - below(3);
+		len = NAME_MAX - rnd_below(3);
 		break;
 	default:
-		len = 1 + below(chance(4) ? NAME_MAX : 12);
+		len = 1 + rnd_below(chance(4) ? NAME_MAX : 12);
 		break;
 	}
 	for (i = 0; i < len; i++) {
 		do {
-			name[i] = chance(2) ? 'a' + below(26) : below(256);
+			name[i] = chance(2) ? 'a' + rnd_below(26) : rnd_below(256);
 		} while (!name[i] || name[i] == '/');
 	}
 	return len;
@@ -721,7 +695,7 @@ static void ng_render(struct buf *b, const struct ng_ref *ref)
 
 static void random_blanks(struct buf *b, bool at_least_one)
 {
-	unsigned int n = at_least_one + below(chance(3) ? 3 : 1);
+	unsigned int n = at_least_one + rnd_below(chance(3) ? 3 : 1);
 
 	while (n--)
 		buf_byte(b, chance(3) ? '\t' : ' ');
@@ -739,13 +713,13 @@ static void ng_random_rule(struct buf *b)
 	buf_str(b, chance(2) ? "allow" : "deny");
 	random_blanks(b, true);
 	while (!ops)
-		ops = below(1U << NG_NR_OPS);
+		ops = rnd_below(1U << NG_NR_OPS);
 	for (i = 0; i < NG_NR_OPS; i++) {
 		if (ops & (1U << i))
 			order[n++] = i;
 	}
 	for (i = n; i > 1; i--) {
-		const unsigned int j = below(i), t = order[i - 1];
+		const unsigned int j = rnd_below(i), t = order[i - 1];
 
 		order[i - 1] = order[j];
 		order[j] = t;
@@ -756,7 +730,7 @@ static void ng_random_rule(struct buf *b)
 		buf_str(b, ng_ops[order[i]]);
 	}
 	random_blanks(b, true);
-	switch (below(6)) {
+	switch (rnd_below(6)) {
 	case 0:
 		buf_byte(b, '*');
 		break;
@@ -774,7 +748,7 @@ static void ng_random_rule(struct buf *b)
 	}
 	if (chance(2)) {
 		static const uint32_t uids[] = { 0, 33, 1000, 65534, 4294967294U };
-		const uint32_t uid = chance(2) ? uids[below(5)] : (uint32_t)rnd() % 4294967295U;
+		const uint32_t uid = chance(2) ? uids[rnd_below(5)] : (uint32_t)rnd() % 4294967295U;
 
 		random_blanks(b, true);
 		buf_printf(b, "uid=%s%u", chance(8) ? "000" : "", uid);
@@ -785,7 +759,7 @@ static void ng_random_rule(struct buf *b)
 
 static void ng_random_policy(struct buf *b)
 {
-	unsigned int n = below(chance(10) ? 200 : 12), i;
+	unsigned int n = rnd_below(chance(10) ? 200 : 12), i;
 
 	buf_clear(b);
 	for (i = 0; i < n; i++) {
@@ -815,7 +789,7 @@ static const char *const tokens[] = {
 
 static void add_token(struct buf *b)
 {
-	const char *t = tokens[below(NR_TOKENS)];
+	const char *t = tokens[rnd_below(NR_TOKENS)];
 
 	/* "\0" is a one-byte token. */
 	buf_add(b, t, *t ? strlen(t) : 1);
@@ -823,18 +797,18 @@ static void add_token(struct buf *b)
 
 static void mutate(struct buf *b)
 {
-	unsigned int n = 1 + below(4);
+	unsigned int n = 1 + rnd_below(4);
 
 	while (n--) {
-		const size_t pos = below(b->len + 1);
+		const size_t pos = rnd_below(b->len + 1);
 
-		switch (below(9)) {
+		switch (rnd_below(9)) {
 		case 0: /* flip a byte to any value */
 			if (b->len)
-				b->p[below(b->len)] = below(256);
+				b->p[rnd_below(b->len)] = rnd_below(256);
 			break;
 		case 1: { /* insert a byte */
-			const char c = below(256);
+			const char c = rnd_below(256);
 
 			buf_byte(b, 0);
 			memmove(b->p + pos + 1, b->p + pos, b->len - 1 - pos);
@@ -843,7 +817,7 @@ static void mutate(struct buf *b)
 		}
 		case 2: /* delete bytes */
 			if (b->len) {
-				const size_t del = 1 + below(b->len - pos < 8 ? b->len - pos : 8);
+				const size_t del = 1 + rnd_below(b->len - pos < 8 ? b->len - pos : 8);
 
 				if (pos < b->len) {
 					memmove(b->p + pos, b->p + pos + del, b->len - pos - del);
@@ -860,7 +834,7 @@ static void mutate(struct buf *b)
 
 			if (!b->len)
 				break;
-			start = b->p + below(b->len);
+			start = b->p + rnd_below(b->len);
 			while (start > b->p && start[-1] != '\n')
 				start--;
 			nl = memchr(start, '\n', b->p + b->len - start);
@@ -891,16 +865,16 @@ static void mutate(struct buf *b)
 
 static void random_bytes(struct buf *b)
 {
-	size_t n = below(chance(8) ? 8192 : 300), i;
+	size_t n = rnd_below(chance(8) ? 8192 : 300), i;
 
 	buf_clear(b);
 	for (i = 0; i < n; i++)
-		buf_byte(b, below(256));
+		buf_byte(b, rnd_below(256));
 }
 
 static void token_soup(struct buf *b)
 {
-	unsigned int n = below(40), i;
+	unsigned int n = rnd_below(40), i;
 
 	buf_clear(b);
 	for (i = 0; i < n; i++) {
@@ -1133,7 +1107,7 @@ static int ng_run(void)
 	special = st.tried;
 	printf("# namegate: %lu special inputs in %.1f s\n", special, now() - t0);
 	for (i = 0; st.tried < count; i++) {
-		switch (below(10)) {
+		switch (rnd_below(10)) {
 		case 0:
 		case 1:
 		case 2:
@@ -1624,7 +1598,7 @@ static void smack_random_label(struct buf *b, bool removal_ok)
 {
 	unsigned int i, n;
 
-	switch (below(12)) {
+	switch (rnd_below(12)) {
 	case 0:
 		if (removal_ok) {
 			buf_byte(b, '-');
@@ -1637,7 +1611,7 @@ static void smack_random_label(struct buf *b, bool removal_ok)
 			buf_byte(b, 'L');
 		break;
 	default:
-		buf_str(b, smack_labels[below(sizeof(smack_labels) /
+		buf_str(b, smack_labels[rnd_below(sizeof(smack_labels) /
 					     sizeof(smack_labels[0]))]);
 		break;
 	}
@@ -1668,7 +1642,7 @@ static void smack_random_line(struct buf *b)
 
 static void smack_random_text(struct buf *b)
 {
-	unsigned int n = below(chance(10) ? 100 : 8), i;
+	unsigned int n = rnd_below(chance(10) ? 100 : 8), i;
 
 	buf_clear(b);
 	for (i = 0; i < n; i++) {
@@ -1752,7 +1726,7 @@ static int smack_run(void)
 	special = st.tried;
 	printf("# smack: %lu special inputs in %.1f s\n", special, now() - t0);
 	while (st.tried < count) {
-		switch (below(10)) {
+		switch (rnd_below(10)) {
 		case 0:
 		case 1:
 		case 2:

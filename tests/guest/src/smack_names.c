@@ -34,6 +34,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "guest_util.h"
 #include "kselftest_harness.h"
 
 #define NT_PATH		"/sys/fs/smackfs/name-transition"
@@ -56,27 +57,9 @@ enum op {
 	OP_READ,	/* open an existing file for reading */
 };
 
-/* Writes @len bytes with one write(2) to @path: 0 or the errno. */
-static int write_path(const char *path, const void *buf, size_t len)
-{
-	ssize_t n;
-	int err = 0;
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = errno;
-	else if ((size_t)n != len)
-		err = EIO;
-	close(fd);
-	return err;
-}
-
 static int nt_write(const char *text)
 {
-	return write_path(NT_PATH, text, strlen(text));
+	return write_file(NT_PATH, text, strlen(text));
 }
 
 static int __attribute__((format(printf, 1, 2))) nt_writef(const char *fmt, ...)
@@ -168,7 +151,7 @@ static char *nt_lines(const char *prefix)
 
 static int set_task_label(const char *label)
 {
-	return write_path("/proc/self/attr/current", label, strlen(label));
+	return write_file("/proc/self/attr/current", label, strlen(label));
 }
 
 /* Clears capability @cap from the effective set, and the others if @all. */
@@ -349,7 +332,7 @@ FIXTURE_SETUP(names)
 		 self->S, self->D, self->S, self->D2, self->S2, self->D,
 		 self->S, self->A, self->S, self->B, self->S, self->C,
 		 self->S2, self->A, self->S2, self->B, self->S2, self->C);
-	ASSERT_EQ(0, write_path(LOAD2_PATH, rules, strlen(rules)));
+	ASSERT_EQ(0, write_file(LOAD2_PATH, rules, strlen(rules)));
 }
 
 FIXTURE_TEARDOWN(names)
@@ -584,7 +567,7 @@ TEST_F(names, blank_lines_and_whitespace)
 {
 	char *want, *got;
 
-	EXPECT_EQ(0, write_path(NT_PATH, "", 0));
+	EXPECT_EQ(0, write_file(NT_PATH, "", 0));
 	EXPECT_EQ(0, nt_write("\n \n\t\n"));
 	/* Tabs and runs of blanks separate fields; no final newline needed. */
 	ASSERT_EQ(0, nt_writef("\n  %s\t%s  \tspaced   %s  \n\n%s %s last %s",
@@ -842,7 +825,7 @@ TEST_F(names, label_is_enforced)
 	 */
 	snprintf(secret, sizeof(secret), "%sX", self->tag);
 	snprintf(rule, sizeof(rule), "%s %s rx\n", secret, self->D);
-	ASSERT_EQ(0, write_path(LOAD2_PATH, rule, strlen(rule)));
+	ASSERT_EQ(0, write_file(LOAD2_PATH, rule, strlen(rule)));
 	ASSERT_EQ(0, nt_writef("%s %s secret %s\n", self->S, self->D, secret));
 	EXPECT_EQ(EACCES, as_task(self->S, P(self, "d/secret"), OP_FILE));
 	ASSERT_EQ(0, lstat(P(self, "d/secret"), &st));
@@ -921,9 +904,9 @@ TEST_F(names, write_limits)
 	ASSERT_NE(NULL, big);
 	/* A write larger than the limit: E2BIG, even of blank lines. */
 	memset(big, '\n', NT_WRITE_MAX + 1);
-	EXPECT_EQ(E2BIG, write_path(NT_PATH, big, NT_WRITE_MAX + 1));
+	EXPECT_EQ(E2BIG, write_file(NT_PATH, big, NT_WRITE_MAX + 1));
 	/* At the limit it is accepted. */
-	EXPECT_EQ(0, write_path(NT_PATH, big, NT_WRITE_MAX));
+	EXPECT_EQ(0, write_file(NT_PATH, big, NT_WRITE_MAX));
 	free(big);
 	/* Writes start at offset 0. */
 	fd = open(NT_PATH, O_RDWR);
@@ -955,7 +938,7 @@ static int load_many(FIXTURE_DATA(names) *self, unsigned int from,
 				 self->S, self->D, i % 8 ? "n" : "*.s", i,
 				 remove ? "-" : self->A);
 		if (used > NT_WRITE_MAX - 256 || i + 1 == to) {
-			err = write_path(NT_PATH, buf, used);
+			err = write_file(NT_PATH, buf, used);
 			used = 0;
 		}
 	}
@@ -1141,7 +1124,7 @@ TEST_F(bad, rejected)
 	char *after;
 
 	ASSERT_NE(NULL, text);
-	EXPECT_EQ(variant->err, write_path(NT_PATH, text, len));
+	EXPECT_EQ(variant->err, write_file(NT_PATH, text, len));
 	after = nt_read();
 	ASSERT_NE(NULL, after);
 	EXPECT_STREQ(self->before, after);

@@ -60,6 +60,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_util.h"
+
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)
@@ -108,30 +110,6 @@ static uint64_t seed = 0x6e616d6567617465ULL;
 static bool exchanges_only;	/* -x: only the exchanges a mix would allow */
 
 /* Helpers */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t rnd_state;
-
-static uint64_t rnd(void)
-{
-	/* xorshift64* */
-	rnd_state ^= rnd_state >> 12;
-	rnd_state ^= rnd_state << 25;
-	rnd_state ^= rnd_state >> 27;
-	return rnd_state * 0x2545f4914f6cdd1dULL;
-}
-
-static unsigned int rnd_below(unsigned int n)
-{
-	return rnd() % n;
-}
 
 /*
  * Prints a message as "# " lines, with a single write() so that the lines
@@ -191,62 +169,6 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
-/* One write() of @len bytes to @path at offset 0: 0 or the errno. */
-static int write_file(const char *path, const void *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = errno;
-	else if ((size_t)n != len)
-		err = EIO;
-	close(fd);
-	return err;
-}
-
-/* The whole content of @path, NUL-terminated, malloc'd; NULL on error. */
-static char *read_file(const char *path, size_t *lenp)
-{
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (!buf || fd < 0)
-		goto err;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger)
-				goto err;
-			buf = bigger;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0)
-			goto err;
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	if (lenp)
-		*lenp = len;
-	return buf;
-err:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-	return NULL;
-}
-
 /* Canonical escape of a name (security/lsm_name.c): appends to @out. */
 static char *escape(char *out, const char *name)
 {
@@ -284,11 +206,6 @@ static const char *show(const char *name, char *buf)
 {
 	escape(buf, name);
 	return buf;
-}
-
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
 }
 
 static int xsetfsuid(unsigned int uid)
