@@ -29,3 +29,24 @@ mount_ext4() {
 	mkdir -p /mnt/ext4
 	mount -t ext4 /dev/vda /mnt/ext4
 }
+
+# Case-insensitive directory /mnt/casefold/ci on the second virtio disk
+# (ext4 made with -O casefold); /mnt/casefold itself is case-sensitive.
+mount_casefold() {
+	mkdir -p /mnt/casefold
+	mount -t ext4 /dev/vdb /mnt/casefold || return 1
+	mkdir -p /mnt/casefold/ci
+	casefold_dir /mnt/casefold/ci
+}
+
+# An overlay at /mnt/ovl: lower layer on tmpfs, upper layer on the ext4
+# disk (mount_ext4 first).  The lower layer holds a file and a directory,
+# so that tests in /mnt/ovl also copy up.
+mount_overlay() {
+	mkdir -p /tmp/ovl-lower/lowerdir /mnt/ext4/ovl-upper /mnt/ext4/ovl-work /mnt/ovl
+	echo lower > /tmp/ovl-lower/lowerfile
+	chmod 1777 /tmp/ovl-lower
+	mount -t overlay overlay \
+		-o lowerdir=/tmp/ovl-lower,upperdir=/mnt/ext4/ovl-upper,workdir=/mnt/ext4/ovl-work \
+		/mnt/ovl
+}

@@ -9,7 +9,7 @@ set -euo pipefail
 
 dir_for_subject() {
 	case "$1" in
-	lsm:*|security:*) echo core ;;
+	lsm:*|security:*|ovl:*|cachefiles:*) echo core ;;
 	selinux:*) echo selinux ;;
 	smack:*) echo smack ;;
 	namegate:*) echo example-lsm ;;
@@ -25,7 +25,7 @@ cd "$KSRC"
 out=${1:-$ROOT/patches}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git format-patch -q --zero-commit --no-signature -N -o "$tmp" "$PRISTINE_TAG..HEAD"
+git format-patch -q --zero-commit --no-signature --abbrev=9 -N -o "$tmp" "$PRISTINE_TAG..HEAD"
 
 for d in core selinux smack example-lsm; do
 	mkdir -p "$out/$d"

@@ -37,11 +37,16 @@ done
 [ -f "$initrd" ] || die "$initrd missing (run make initramfs)"
 mkdir -p "$logdir"
 
-# A fresh ext4 image for every boot.
+# Fresh ext4 images for every boot: /dev/vda a plain one (overlayfs does
+# not take layers on a file system with the casefold feature), /dev/vdb one
+# with the casefold feature, for case-insensitive directories.
 disk=$BUILD/disk-$boot.img
-rm -f "$disk"
+cfdisk=$BUILD/disk-$boot-casefold.img
+rm -f "$disk" "$cfdisk"
 truncate -s 64M "$disk"
 mkfs.ext4 -q -F -I 256 "$disk"
+truncate -s 32M "$cfdisk"
+mkfs.ext4 -q -F -I 256 -O casefold "$cfdisk"
 
 append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} ${EXTRA_APPEND:-}"
 start=$(date +%s)
@@ -50,11 +55,12 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
 	-m "${QEMU_MEM:-512M}" -smp "${smp:-1}" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
-	-drive "file=$disk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
+	-drive "file=$disk,if=virtio,format=raw" \
+	-drive "file=$cfdisk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
 qrc=$?
 set -e
 secs=$(( $(date +%s) - start ))
-rm -f "$disk"
+rm -f "$disk" "$cfdisk"
 
 verdict=pass
 why=()
