@@ -226,9 +226,9 @@ END {
 	if (nl) {
 		print "## Lookup: the library against a linear scan (KUnit)"
 		print ""
-		print "KUnit suite `lsm_name_bench` (CONFIG_SECURITY_LSM_NAME_KUNIT_BENCH), booted"
-		print "with `kunit.filter_glob=lsm_name_bench`: the same rules (9 exact names per"
-		print "suffix, suffixes of 4 lengths) in an lsm_name table and in a list scanned"
+		print "KUnit suite `lsm_fname_bench` (CONFIG_SECURITY_LSM_FNAME_KUNIT_BENCH), booted"
+		print "with `kunit.filter_glob=lsm_fname_bench`: the same rules (9 exact names per"
+		print "suffix, suffixes of 4 lengths) in an lsm_fname table and in a list scanned"
 		print "in order (the first proposal's strategy), the same 16 names looked up:"
 		print "exact hits spread over the list, suffix hits, names matching nothing."
 		print "ns per lookup:"

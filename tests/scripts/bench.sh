@@ -107,7 +107,7 @@ why_not() {
 		elif ! grep -qs '"name-transition"' "$KSRC"/security/smack/*.c; then
 			echo "the kernel has no Smack name transitions (smackfs name-transition)"
 		fi ;;
-	lookup) has SECURITY_LSM_NAME_KUNIT_BENCH || echo "the kernel has no lookup benchmark (CONFIG_SECURITY_LSM_NAME_KUNIT_BENCH)" ;;
+	lookup) has SECURITY_LSM_FNAME_KUNIT_BENCH || echo "the kernel has no lookup benchmark (CONFIG_SECURITY_LSM_FNAME_KUNIT_BENCH)" ;;
 	*) echo "unknown configuration" ;;
 	esac
 }
@@ -251,7 +251,7 @@ pack_initramfs() {
 collect() {
 	local c=$1 log=$LOGDIR/bench-$1.log
 	if [ "$c" = lookup ]; then
-		sed -n 's/\r$//; s/^.*# lsm_name_bench_lookup: csv,lookup,//p' "$log" |
+		sed -n 's/\r$//; s/^.*# lsm_fname_bench_lookup: csv,lookup,//p' "$log" |
 			awk -F, '{
 				printf "lookup-%s,table,%s,%s,%s,%s,1,1,ok\n", $1, $2, $3, $3, $3
 				printf "lookup-%s,list,%s,%s,%s,%s,1,1,ok\n", $1, $2, $4, $4, $4
@@ -271,7 +271,7 @@ run_configs() {
 		fi
 		extra="loglevel=5"
 		case "$c" in
-		lookup) extra="kunit.enable=1 kunit.filter_glob=lsm_name_bench" ;;
+		lookup) extra="kunit.enable=1 kunit.filter_glob=lsm_fname_bench" ;;
 		tomoyo-*) extra="$extra TOMOYO_trigger=/tests/bin/bench_true TOMOYO_loader=/bin/true" ;;
 		esac
 		# shellcheck disable=SC2086 # extra holds several arguments

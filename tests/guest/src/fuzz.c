@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz namegate|smack|dots [-s SEED] [-n COUNT]: hostile input for the
- * policy files.
+ * fuzz namegate|smack|dots [-s SEED] [-n COUNT] [-m MIN] [-t SECONDS]:
+ * hostile input for the policy files.  With -t, generated inputs stop when
+ * SECONDS have passed (but not before MIN of them, default 10000): the
+ * count run is printed, so a slow machine runs fewer, never none.
  *
  * namegate  writes COUNT generated texts to
  *           /sys/kernel/security/namegate/policy, each with one write() at
@@ -62,7 +64,25 @@
 
 static uint64_t seed = 0x66757a7a6e616d65ULL;
 static unsigned long count = 100000;
+static unsigned long min_count = 10000;
+static double t0;
+static double budget;		/* seconds for generated inputs; 0: none */
 static unsigned long failures;
+
+
+/*
+ * more_inputs - whether to generate another input: until COUNT have been
+ * tried, or, with a time budget (-t), until it is spent, but never fewer
+ * than MIN_COUNT (-m), so that a slow machine still runs a real test.
+ */
+static bool more_inputs(unsigned long tried)
+{
+	if (tried >= count)
+		return false;
+	if (budget > 0 && tried >= min_count && now() - t0 > budget)
+		return false;
+	return true;
+}
 
 /* Buffers */
 
@@ -232,7 +252,7 @@ mismatch(const char *input, size_t len, const char *fmt, ...)
 
 /* Names */
 
-/* The canonical escape of security/lsm_name.c. */
+/* The canonical escape of security/lsm_fname.c. */
 static void escape(struct buf *b, const unsigned char *name, size_t len)
 {
 	size_t i;
@@ -280,7 +300,7 @@ static int hexval(unsigned char c)
 	return -1;
 }
 
-/* lsm_name_unescape() as documented: 0 or EINVAL. */
+/* lsm_fname_unescape() as documented: 0 or EINVAL. */
 static int unescape(const char *t, size_t tl, unsigned char *name, size_t *len)
 {
 	size_t i = 0, n = 0;
@@ -894,7 +914,6 @@ struct stats {
 };
 
 static struct stats st;
-static double t0;
 
 static void count_result(int err)
 {
@@ -1106,7 +1125,7 @@ static int ng_run(void)
 	ng_special();
 	special = st.tried;
 	printf("# namegate: %lu special inputs in %.1f s\n", special, now() - t0);
-	for (i = 0; st.tried < count; i++) {
+	for (i = 0; more_inputs(st.tried); i++) {
 		switch (rnd_below(10)) {
 		case 0:
 		case 1:
@@ -1725,7 +1744,7 @@ static int smack_run(void)
 	smack_special();
 	special = st.tried;
 	printf("# smack: %lu special inputs in %.1f s\n", special, now() - t0);
-	while (st.tried < count) {
+	while (more_inputs(st.tried)) {
 		switch (rnd_below(10)) {
 		case 0:
 		case 1:
@@ -1883,13 +1902,19 @@ int main(int argc, char **argv)
 		goto usage;
 	what = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:m:t:")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
 			break;
 		case 'n':
 			count = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			min_count = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			budget = strtod(optarg, NULL);
 			break;
 		default:
 			goto usage;
@@ -1899,8 +1924,9 @@ int main(int argc, char **argv)
 	rnd_state = seed ? seed : 1;
 	start = t0 = now();
 	if (strcmp(what, "dots"))
-		printf("# fuzz %s: seed %#llx, %lu inputs\n", what,
-		       (unsigned long long)seed, count);
+		printf("# fuzz %s: seed %#llx, up to %lu inputs, at least %lu, "
+		       "budget %.0f s\n", what, (unsigned long long)seed, count,
+		       min_count, budget);
 
 	if (!strcmp(what, "namegate"))
 		ret = ng_run();
@@ -1929,6 +1955,6 @@ int main(int argc, char **argv)
 	printf("# %s: every result was the predicted one\n", what);
 	return 0;
 usage:
-	fprintf(stderr, "usage: fuzz namegate|smack|dots [-s SEED] [-n COUNT]\n");
+	fprintf(stderr, "usage: fuzz namegate|smack|dots [-s SEED] [-n COUNT] [-m MIN] [-t SECONDS]\n");
 	return 2;
 }

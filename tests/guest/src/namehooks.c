@@ -651,7 +651,7 @@ TEST_F(hooks, link_tmpfile_excl_no_call)
  * s_max_links for the VFS to check): the 65001st name is decided, then
  * refused by the file system, and nothing is applied after it.
  */
-TEST_F(hooks, link_emlink_from_fs_no_post)
+TEST_F_TIMEOUT(hooks, link_emlink_from_fs_no_post, 900)
 {
 	struct statfs sfs;
 	unsigned long ino;

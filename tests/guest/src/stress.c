@@ -169,7 +169,7 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
-/* Canonical escape of a name (security/lsm_name.c): appends to @out. */
+/* Canonical escape of a name (security/lsm_fname.c): appends to @out. */
 static char *escape(char *out, const char *name)
 {
 	for (; *name; name++) {
@@ -617,7 +617,12 @@ static void ng_one(int dfd, unsigned int w)
 		err = linkat(fd, "", dfd, t, AT_EMPTY_PATH) ? errno : 0;
 		xsetfsuid(0);
 		close(fd);
-		ng_check(NG_LINK, "linkat O_TMPFILE", uid, t, err);
+		/* The first link of an O_TMPFILE file: create or link rules. */
+		check2("linkat O_TMPFILE", uid, t, err,
+		       ng_decide(&ng[0], NG_CREATE, uid, t) ?:
+			       ng_decide(&ng[0], NG_LINK, uid, t),
+		       ng_decide(&ng[1], NG_CREATE, uid, t) ?:
+			       ng_decide(&ng[1], NG_LINK, uid, t));
 		if (!err != !!ino_of(dfd, t))
 			fail("linkat O_TMPFILE: result %s, name in the wrong state",
 			     err_name(err));
