@@ -4,9 +4,10 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-KSRC=$BUILD/linux               # the kernel tree, a git repository
+KSRC=${KSRC:-$BUILD/linux}       # the kernel tree, a git repository
 KTARBALL=${KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
 PRISTINE_TAG=pristine
+PRISTINE_SRC=$BUILD/pristine/linux  # the tree without the series (worktree)
 KVERSION_FILE=$ROOT/tests/KERNEL_VERSION
 
 msg() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
@@ -24,4 +25,21 @@ series_hash() {
 			cat "$dir/$p"
 		done < <(cat "$dir/series" 2>/dev/null || true)
 	} | sha256sum | cut -d' ' -f1
+}
+
+# pristine_tree: make $PRISTINE_SRC a worktree of $KSRC's repository at the
+# tag the series applies to (the pristine kernel of make bench and of the
+# upstream selftest boots).
+pristine_tree() {
+	local want have
+	want=$(git -C "$KSRC" rev-parse "$PRISTINE_TAG^{commit}") || die "$KSRC has no tag $PRISTINE_TAG (run make tree)"
+	have=$(git -C "$PRISTINE_SRC" rev-parse HEAD 2>/dev/null || true)
+	if [ "$have" != "$want" ]; then
+		# Missing, or left over from an earlier build/linux: make it again.
+		msg "pristine tree: $PRISTINE_SRC"
+		rm -rf "$PRISTINE_SRC"
+		mkdir -p "$(dirname "$PRISTINE_SRC")"
+		git -C "$KSRC" worktree prune
+		git -C "$KSRC" worktree add -q --detach "$PRISTINE_SRC" "$PRISTINE_TAG"
+	fi
 }

@@ -7,7 +7,9 @@
 # TIMEOUT_SCALE (1: the time limit of the boot is multiplied by it, for slow
 # debug kernels).  A "qemu.smp=N" among the extra kernel arguments of a
 # boot gives that boot N virtual CPUs (unless QEMU_SMP is set) and is not
-# passed to the kernel.
+# passed to the kernel; "kernel=pristine" boots the kernel without the
+# series (PRISTINE_KERNEL, default build/bzImage-pristine-check, made by
+# tests/scripts/pristine.sh) instead of KERNEL.
 # Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
 # $LOGDIR/results.txt.  Exit status 0 only if the boot passed.
 set -euo pipefail
@@ -30,6 +32,7 @@ kargs=
 for arg in ${extra:-}; do
 	case "$arg" in
 	qemu.smp=*) smp=${smp:-${arg#qemu.smp=}} ;;
+	kernel=pristine) kernel=${PRISTINE_KERNEL:-$BUILD/bzImage-pristine-check} ;;
 	*) kargs="$kargs $arg" ;;
 	esac
 done
