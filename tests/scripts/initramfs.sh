@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, tests/guest/{init,lib.sh,suites}
-# and static test programs built from tests/guest/src/*.c.
+# and static test programs built from tests/guest/src/*.c and from the
+# kernel tree's kselftests (guest-selftests.sh, upstream-selftests.sh).
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -29,6 +30,11 @@ build_programs() {
 	done
 	if [ -x "$ROOT/tests/scripts/guest-selftests.sh" ]; then
 		"$ROOT/tests/scripts/guest-selftests.sh" "$bindir"
+	fi
+	# The kernel's own kselftests for the upstream suite, in
+	# $bindir/upstream (the guest's /tests/bin/upstream).
+	if [ -x "$ROOT/tests/scripts/upstream-selftests.sh" ]; then
+		"$ROOT/tests/scripts/upstream-selftests.sh" "$bindir"
 	fi
 }
 
