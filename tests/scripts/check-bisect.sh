@@ -2,6 +2,8 @@
 # Build the kernel after each patch of the series, in order, in a worktree
 # of build/linux (build/bisect), reusing objects so only what changed is
 # rebuilt.  Reports the first patch that breaks the build.
+# BISECT_FROM=N starts at patch N (the patches before it unchanged since a
+# run that built them: their commit ids are printed, to compare).
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -22,6 +24,10 @@ i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	if [ "$i" -lt "${BISECT_FROM:-1}" ]; then
+		msg "not built $i/${#commits[@]} ($(git -C "$KSRC" rev-parse --short=12 "$c")): $subject"
+		continue
+	fi
 	git -C "$wt" checkout -q --detach "$c"
 	t0=$(date +%s)
 	# Options of later patches are not defined yet: leave them out.
@@ -31,6 +37,6 @@ for c in "${commits[@]}"; do
 		tail -n 20 "$BUILD/bisect/build-$i.log" >&2
 		exit 1
 	fi
-	msg "ok $i/${#commits[@]} ($(( $(date +%s) - t0 ))s): $subject"
+	msg "ok $i/${#commits[@]} ($(git -C "$KSRC" rev-parse --short=12 "$c"), $(( $(date +%s) - t0 ))s): $subject"
 done
-msg "all ${#commits[@]} patches build on their own; $(( $(date +%s) - start ))s in all"
+msg "patches ${BISECT_FROM:-1}-${#commits[@]} of ${#commits[@]} build on their own; $(( $(date +%s) - start ))s in all"

@@ -3,7 +3,7 @@
 # configuration of the test kernel (tinyconfig + tests/kernel.config; the
 # series' own options are left out), for the upstream selftest boots that
 # compare it with the patched kernel (tests/suites.conf, kernel=pristine).
-#   pristine.sh      -> build/bzImage-pristine-check
+#   pristine.sh [EXTRA_FRAGMENT...]  -> build/bzImage-pristine-check
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -11,4 +11,4 @@ set -euo pipefail
 [ -e "$KSRC/.git" ] || die "no tree in $KSRC (run make tree)"
 pristine_tree
 KCONFIG_ALLOW_MISSING=1 "$ROOT/tests/scripts/kernel.sh" "$PRISTINE_SRC" \
-	"$BUILD/pristine/obj-check" "$BUILD/bzImage-pristine-check"
+	"$BUILD/pristine/obj-check" "$BUILD/bzImage-pristine-check" "$@"
