@@ -76,7 +76,8 @@ parse() {
 			dir = substr(line, RSTART + 3)
 			line = substr(line, 1, RSTART - 1)
 		}
-		if (dir ~ /^(SKIP|skip)/) { res = "skip"; why = keep(why, "# " dir) }
+		if (dir ~ /^(SKIP|skip)/) res = "skip"
+		if (dir != "" && res != "ok") why = keep(why, "# " dir)
 		sub(/[ \t]+$/, "", line)
 		ntests++
 		tname[ntests] = line

@@ -5,7 +5,10 @@
 #   upstream-selftests.sh BINDIR
 # Called by initramfs.sh.  Programs land in BINDIR/upstream/<dir>/<test>
 # (the guest's /tests/bin/upstream/...).  The sources stay in the kernel
-# tree ($KSRC/tools/testing/selftests); nothing is copied from it.
+# tree ($KSRC/tools/testing/selftests); nothing is copied from it.  The
+# same programs, built from the patched tree, run on the pristine kernel
+# too: the series changes only lsm_list_modules_test among them (it knows
+# namegate's LSM ID), which the pristine kernel never reports.
 #
 # The tests are compiled here with gcc, not with the selftests' own
 # Makefiles: the guest has no shared libraries, so every program must be
@@ -70,8 +73,10 @@ install_headers() {
 
 # As the selftests' lib.mk: _GNU_SOURCE, the tree's UAPI headers first.
 # -s: no symbols, the guest only runs the programs.  Linked -static unless
-# the program asks for -static-pie.
-base_cflags=(-s -O2 -Wall -D_GNU_SOURCE= -isystem "$hdr")
+# the program asks for -static-pie.  The file names in the tests' messages
+# are relative to the selftests directory, whatever the build directory.
+base_cflags=(-s -O2 -Wall -D_GNU_SOURCE= -isystem "$hdr"
+	"-fmacro-prefix-map=$selftests/=")
 
 built=()	# every program this run provides, relative to $out
 
