@@ -6,8 +6,10 @@
  * count run is printed, so a slow machine runs fewer, never none.
  *
  * namegate  writes COUNT generated texts to
- *           /sys/kernel/security/namegate/policy, each with one write() at
- *           offset 0: valid policies written in every allowed way (blanks,
+ *           /sys/kernel/security/namegate/policy, each through one open
+ *           file, in one write() or (one time in three) cut at random
+ *           places into several: valid policies written in every allowed
+ *           way (blanks,
  *           comments, escapes in either case, uid= with leading zeros),
  *           mutations of them (bytes flipped to any value, inserted,
  *           deleted; truncation; lines duplicated; tokens replaced by
@@ -16,11 +18,15 @@
  *           texts, long repetitions, 262144 and 262145 rules, 32 MiB and
  *           32 MiB + 1 bytes.  A reference parser written from
  *           Documentation/admin-guide/LSM/namegate.rst predicts each
- *           result: either the write succeeds and the policy reads back as
- *           the canonical text of the rules written (and writing that text
- *           again succeeds and reads back identically), or it fails with
- *           the predicted EINVAL, EEXIST or E2BIG and the policy reads back
- *           as before.
+ *           result: either the writes and the close succeed and the policy
+ *           reads back as the canonical text of the rules written (and
+ *           writing that text again succeeds and reads back identically),
+ *           or the predicted call fails with the predicted EINVAL, EEXIST
+ *           or E2BIG: the write() that completes the line at fault (or
+ *           holds a NUL byte, or goes past 32 MiB), else close(), for a
+ *           last line without a newline; after a refused write(), close()
+ *           fails alike.  The policy then reads back as before, and no
+ *           part of a text is in force before its file is closed.
  * smack     the same for /sys/fs/smackfs/name-transition (lines "subject
  *           object name label", label "-" removes, every line of a write
  *           applied or none): a model of the rules predicts the result
@@ -167,8 +173,8 @@ static bool chance(unsigned int n)
 
 static double t_write, t_read;	/* time spent in the kernel's files */
 
-/* One write() of @len bytes at offset 0, on a new open file: 0 or the
- * errno.
+/* One write() of @len bytes at offset 0, on a new open file, and close():
+ * 0, the errno of the write, or else that of the close.
  */
 static int write_policy(const char *path, const char *p, size_t len)
 {
@@ -184,7 +190,8 @@ static int write_policy(const char *path, const char *p, size_t len)
 		err = errno;
 	else if ((size_t)n != len)
 		err = EIO;
-	close(fd);
+	if (close(fd) && !err)
+		err = errno;
 	t_write += now();
 	return err;
 }
@@ -610,16 +617,19 @@ static int ng_parse_line(const char *p, size_t len, struct ng_rule *r)
 	return 0;
 }
 
-/* The whole text: 0 with the rules in @ref, or the errno of the write. */
-static int ng_parse(struct ng_ref *ref, const char *text, size_t len)
+/*
+ * The lines of @text in order, as the kernel parses them: 0 with the rules
+ * in @ref, or the errno of the first line at fault, and in *@at the offset
+ * of the newline that ends that line (@len for a last line without one,
+ * parsed when the file is closed).  Stops with 0 at the first line that
+ * holds a NUL byte: the write() that holds the NUL fails first.
+ */
+static int ng_parse(struct ng_ref *ref, const char *text, size_t len,
+		    size_t *at)
 {
 	const char *p = text, *end = text + len;
 	struct ng_rule line;
 
-	if (len > NG_MAX_SIZE)
-		return E2BIG;
-	if (memchr(text, '\0', len))
-		return EINVAL;
 	ng_ref_reset(ref);
 	for (;;) {
 		const char *nl = memchr(p, '\n', end - p);
@@ -628,6 +638,9 @@ static int ng_parse(struct ng_ref *ref, const char *text, size_t len)
 		unsigned int op;
 		int err;
 
+		*at = eol - text;
+		if (memchr(p, '\0', eol - p))
+			return 0;
 		err = ng_parse_line(p, eol - p, &line);
 		if (err && err != 1)
 			return err;
@@ -946,27 +959,119 @@ static void count_result(int err)
 static struct ng_ref ng_ref;
 static struct buf ng_cur;	/* the policy in force, as read back */
 
-/* Writes @in, checks the result against the reference. */
-static void ng_try(const char *in, size_t len)
+#define NG_MAX_WRITES 5
+
+/* What a text written in pieces gives: the errno, and the write() that
+ * fails (the number of writes if none does, for close()).
+ */
+struct ng_expect {
+	int err;
+	unsigned int at;
+};
+
+/*
+ * Predicts the result of writing @text in @n write() calls that end at
+ * @ends, as the kernel checks each write in turn: the size limit first, a
+ * NUL byte, then the lines it completes; close() parses a last line
+ * without a newline.
+ */
+static struct ng_expect ng_predict(struct ng_ref *ref, const char *text,
+				   size_t len, const size_t *ends,
+				   unsigned int n)
+{
+	const char *nul = memchr(text, '\0', len);
+	struct ng_expect e = { 0, n };
+	size_t at;
+	unsigned int i;
+
+	e.err = ng_parse(ref, text, len, &at);
+	for (i = 0; i < n; i++) {
+		if (ends[i] > NG_MAX_SIZE)
+			return (struct ng_expect){ E2BIG, i };
+		if (nul && (size_t)(nul - text) < ends[i])
+			return (struct ng_expect){ EINVAL, i };
+		if (e.err && at < ends[i])
+			return (struct ng_expect){ e.err, i };
+	}
+	return e;
+}
+
+/*
+ * Writes @p to the namegate policy through one open file, in @n write()
+ * calls that end at @ends, stopping at the first that fails, and closes the
+ * file.  Sets *@at to the index of the write that failed (@n if none) and
+ * *@close_err to the errno of close(); returns the errno of the failed
+ * write, or else *@close_err.  With @between, checks that nothing of the
+ * text is in force while the file is open.
+ */
+static int ng_write(const char *p, const size_t *ends, unsigned int n,
+		    bool between, unsigned int *at, int *close_err)
+{
+	static struct buf back;
+	size_t start = 0;
+	int fd, err = 0;
+	unsigned int i;
+
+	t_write -= now();
+	fd = open(NG_POLICY, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open %s: %s", NG_POLICY, strerror(errno));
+	for (i = 0; i < n; start = ends[i++]) {
+		const ssize_t w = write(fd, p + start, ends[i] - start);
+
+		if (w < 0) {
+			err = errno;
+			break;
+		}
+		if ((size_t)w != ends[i] - start) {
+			err = EIO;
+			break;
+		}
+		if (between && i + 1 < n) {
+			t_write += now();
+			read_policy(NG_POLICY, &back);
+			t_write -= now();
+			if (back.len != ng_cur.len ||
+			    memcmp(back.p, ng_cur.p, back.len))
+				mismatch(p, ends[n - 1],
+					 "in force after %u of %u writes: %s",
+					 i + 1, n, excerpt(back.p, back.len));
+		}
+	}
+	*at = i;
+	*close_err = close(fd) ? errno : 0;
+	t_write += now();
+	return err ?: *close_err;
+}
+
+/* Writes @in in the pieces that end at @ends, checks the result against
+ * the reference.
+ */
+static void ng_try_cut(const char *in, size_t len, const size_t *ends,
+		       unsigned int n)
 {
 	static struct buf expect, back, again;
-	const int want = ng_parse(&ng_ref, in, len);
-	const int got = write_policy(NG_POLICY, in, len);
-	int err;
+	const struct ng_expect want = ng_predict(&ng_ref, in, len, ends, n);
+	unsigned int at;
+	int got, close_err, err;
 
+	got = ng_write(in, ends, n, n > 1 && chance(4), &at, &close_err);
 	count_result(got);
-	if (got != want) {
-		mismatch(in, len, "write: %s, expected %s", err_name(got),
-			 err_name(want));
-	}
+	if (at != want.at || got != want.err || close_err != want.err)
+		mismatch(in, len,
+			 "write %u of %u: %s, close: %s; expected write %u: %s, close: %s",
+			 at + 1, n, err_name(at < n ? got : 0),
+			 err_name(close_err), want.at + 1,
+			 err_name(want.at < n ? want.err : 0),
+			 err_name(want.err));
 	read_policy(NG_POLICY, &back);
 	if (got) {
 		if (back.len != ng_cur.len || memcmp(back.p, ng_cur.p, back.len))
-			mismatch(in, len, "a refused write (%s) changed the policy",
+			mismatch(in, len, "a refused text (%s) changed the policy",
 				 err_name(got));
 		return;
 	}
-	if (!want) {
+	if (!want.err) {
 		ng_render(&expect, &ng_ref);
 		if (back.len != expect.len || memcmp(back.p, expect.p, back.len))
 			mismatch(in, len, "read back as %s",
@@ -983,6 +1088,28 @@ static void ng_try(const char *in, size_t len)
 			 excerpt(back.p, back.len), excerpt(again.p, again.len));
 	buf_clear(&ng_cur);
 	buf_add(&ng_cur, back.p, back.len);
+}
+
+/* Writes @in in one write(), or one time in three cut at random places
+ * into up to NG_MAX_WRITES, as cat(1) cuts a file into 128 KiB writes.
+ */
+static void ng_try(const char *in, size_t len)
+{
+	size_t ends[NG_MAX_WRITES];
+	unsigned int n = 1, i, j;
+
+	if (len && chance(3)) {
+		n = 2 + rnd_below(NG_MAX_WRITES - 1);
+		for (i = 0; i + 1 < n; i++) {
+			const size_t cut = rnd_below(len + 1);
+
+			for (j = i; j > 0 && ends[j - 1] > cut; j--)
+				ends[j] = ends[j - 1];
+			ends[j] = cut;
+		}
+	}
+	ends[n - 1] = len;
+	ng_try_cut(in, len, ends, n);
 }
 
 /* Inputs that random generation would hardly reach. */
@@ -1104,6 +1231,26 @@ static void ng_special(void)
 	ng_try(b.p, b.len);
 	b.len = NG_MAX_SIZE + 1;
 	ng_try(b.p, b.len);
+	/* A rule cut where its start alone would parse ("deny exec *"),
+	 * and a text cut in two at every byte, then in three.
+	 */
+	{
+		static const char cut[] = "deny exec * uid=1000\n"
+					  "allow exec suffix=.exe uid=1000\n"
+					  "deny mmap name=a\\x20b\n"
+					  "allow mmap name=a\\x20b uid=5";
+		const size_t len = sizeof(cut) - 1;
+		size_t ends[3] = { strlen("deny exec *"), len, len };
+
+		ng_try_cut(cut, len, ends, 2);
+		for (i = 0; i <= len; i++) {
+			ends[0] = i;
+			ng_try_cut(cut, len, ends, 2);
+			ends[1] = i + rnd_below(len - i + 1);
+			ng_try_cut(cut, len, ends, 3);
+			ends[1] = len;
+		}
+	}
 	/* Empty writes and blank texts clear the policy. */
 	ng_try("deny create name=x", 18);
 	ng_try("", 0);

@@ -9,8 +9,9 @@
  *           and do not match rules, under fsuid 0, 33 and 34, in DIR,
  *           while a writer replaces /sys/kernel/security/namegate/policy
  *           with policy A, then B, then A... (and now and then a bad
- *           policy, which must fail with EINVAL and change nothing),
- *           reading the policy back after each write.  A and B decide
+ *           policy, which must fail with EINVAL and change nothing), each
+ *           in one write() or cut at a random place into two, reading the
+ *           policy back after each.  A and B decide
  *           differently on most names (A denies .htaccess to uid 33 and
  *           allows .htpasswd, B the reverse; a NAME_MAX name, one-byte
  *           names, a newline, a backslash and high bytes likewise), so
@@ -727,6 +728,35 @@ static void ng_check_readback(int which)
 	free(text);
 }
 
+/*
+ * Writes the first @len bytes of @text to the namegate policy through one
+ * open file, in one write() or, one time in two, cut at a random place
+ * into two (readers must never see the first part alone), and closes it,
+ * which commits: 0, the errno of a write, or else that of the close.
+ */
+static int ng_write(const char *text, size_t len)
+{
+	const size_t cut = rnd_below(2) ? rnd_below(len + 1) : len;
+	int fd = open(NG_POLICY, O_WRONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, text, cut);
+	if (n >= 0 && (size_t)n == cut && cut < len) {
+		n = write(fd, text + cut, len - cut);
+		if (n >= 0)
+			n += cut;
+	}
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = EIO;
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
 static void ng_writer(void)
 {
 	unsigned long i;
@@ -736,8 +766,11 @@ static void ng_writer(void)
 		const int which = !sh->last;
 
 		if (i % 16 == 0) {
-			err = write_file(NG_POLICY, ng[which].bad,
-					 strlen(ng[which].bad));
+			/* The bad line complete (the write fails) or not
+			 * (the close fails).
+			 */
+			err = ng_write(ng[which].bad,
+				       strlen(ng[which].bad) - i / 16 % 2);
 			if (err != EINVAL)
 				fail("bad policy: %s, expected EINVAL", err_name(err));
 			sh->bad_writes++;
@@ -745,7 +778,7 @@ static void ng_writer(void)
 			sh->readbacks++;
 			continue;
 		}
-		err = write_file(NG_POLICY, ng[which].text, strlen(ng[which].text));
+		err = ng_write(ng[which].text, strlen(ng[which].text));
 		if (err) {
 			fail("writing policy %c: %s", 'A' + which, strerror(err));
 			continue;
@@ -767,7 +800,7 @@ static int ng_prepare(void)
 	}
 	ng_render(&ng[0]);
 	ng_render(&ng[1]);
-	err = write_file(NG_POLICY, ng[0].text, strlen(ng[0].text));
+	err = ng_write(ng[0].text, strlen(ng[0].text));
 	if (err)
 		die("writing policy A: %s", strerror(err));
 	sh->last = 0;
@@ -784,7 +817,7 @@ static void ng_finish(void)
 	ws = &sh->w[MAX_WORKERS - 1];
 	ng_check_readback(sh->last);
 	note("final policy is %c, as last written", 'A' + sh->last);
-	err = write_file(NG_POLICY, "", 0);
+	err = ng_write("", 0);
 	if (err)
 		fail("clearing the policy: %s", strerror(err));
 }
