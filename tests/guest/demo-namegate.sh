@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # namegate part of the demo suite, sourced by tests/guest/suites/demo (busybox
-# sh): Moffett's .htaccess rule for the web server (uid 33) and Schaufler's
-# .exe rule for a user (uid 1000), each shown denied and allowed.
+# sh): Moffett's .htaccess rule for the web server (uid 33), which may not
+# make anything its .htaccess, and Schaufler's .exe rule for a user (uid
+# 1000), each shown denied and allowed.
 
 ng_say() { echo "demo: $*"; }
 
@@ -28,7 +29,7 @@ ng_demo() {
 	chmod 0777 "$d"
 
 	# su starts /bin/sh, a link to busybox: let uid 1000 run that one.
-	printf '%s\n' 'deny link,rename name=.htaccess uid=33' \
+	printf '%s\n' 'deny create,link,rename name=.htaccess uid=33' \
 		'deny exec * uid=1000' 'allow exec suffix=.exe uid=1000' \
 		'allow exec name=busybox uid=1000' > "$ng/policy"
 	ng_say "namegate policy ($ng/policy):"
@@ -36,8 +37,10 @@ ng_demo() {
 
 	ng_say "uid 33 uploads a file and tries to make it the .htaccess:"
 	ng_as www-data "echo 'Options +ExecCGI' > $d/upload.txt"
+	ng_as www-data "echo 'Options +ExecCGI' > $d/.htaccess && echo written"
 	ng_as www-data "mv $d/upload.txt $d/.htaccess && echo moved"
 	ng_as www-data "ln $d/upload.txt $d/.htaccess && echo linked"
+	ng_as www-data "mkdir $d/.htaccess && echo made"
 	ng_say "root may: $(mv "$d/upload.txt" "$d/.htaccess" && echo moved)"
 
 	ng_say "uid 1000 runs two copies of busybox:"
