@@ -12,8 +12,8 @@
 # (the SKIP directive, the messages printed before its result).
 # Exit status: 1 if a program's counts or result differ between the two
 # kernels of a pair (the patched kernel must pass exactly what the pristine
-# one passes), or a log holds no result of the suite; 2 on a usage error;
-# 0 otherwise.
+# one passes), or a log holds no result of the suite or does not reach its
+# end; 2 on a usage error; 0 otherwise.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -133,7 +133,11 @@ report() {
 		return ((1, p) in res) && ((2, p) in res) && counts(1, p) == counts(2, p)
 	}
 	FNR == 1 { side++ }
-	$1 == "B" { boot[side] = boot[side] "- " $2 "\n"; next }
+	$1 == "B" {
+		boot[side] = boot[side] "- " $2 "\n"
+		if ($2 ~ /^@@ guest done/) done[side] = 1
+		next
+	}
 	$1 == "P" {
 		p = $2
 		if (!(p in seen)) { seen[p] = 1; order[++n] = p }
@@ -160,9 +164,16 @@ report() {
 			if (!same(p)) bad++
 			printf "| %s | %s | %s | %s |\n", p, counts(1, p), counts(2, p), v
 		}
-		for (s = 1; s <= 2; s++) if (!programs[s]) {
-			printf "\nno result of the upstream suite in the %s log\n", s == 1 ? "pristine" : "patched"
-			bad++
+		for (s = 1; s <= 2; s++) {
+			if (!programs[s]) {
+				printf "\nno result of the upstream suite in the %s log\n", s == 1 ? "pristine" : "patched"
+				bad++
+			}
+			# The programs after a hang are missing from the log.
+			if (!done[s]) {
+				printf "\nthe %s guest did not finish its suite\n", s == 1 ? "pristine" : "patched"
+				bad++
+			}
 		}
 		if (bad) {
 			print "\n### Differences\n"
