@@ -4,7 +4,7 @@
 S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel policies initramfs check checkpatch check-style \
+.PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style \
 	check-bisect check-debug bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
@@ -25,6 +25,11 @@ export:
 ## kernel: build build/bzImage from tinyconfig + tests/kernel.config
 kernel: tree
 	@$(S)/kernel.sh
+
+## pristine: build/bzImage-pristine-check, the kernel without the series,
+## configured as the test kernel (for the upstream suite's comparison)
+pristine: tree
+	@$(S)/pristine.sh
 
 ## policies: SELinux test policies (checkpolicy + libsepol) for the guest
 policies: deps
@@ -47,12 +52,15 @@ check-bisect: tree
 	@$(S)/check-bisect.sh
 
 ## check: everything, every suite; closing line "N passed, N failed"
-check: kernel initramfs
+check: kernel pristine initramfs
 	@$(S)/check.sh
 
 ## check-<suite>: one suite (see tests/suites.conf)
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
+
+# The upstream suite compares with the pristine kernel.
+check-upstream: pristine
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
 check-debug: tree initramfs

@@ -3,7 +3,7 @@
 # tests/kernel.config + tests/debug.config: KASAN, lockdep, PROVE_RCU,
 # DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak) into build/obj-debug and
 # build/bzImage-debug, then boot it for every boot of tests/suites.conf but
-# the demo (or for the given suites), each followed by a kmemleak scan in
+# the demo and upstream (or for the given suites), each followed by a kmemleak scan in
 # the guest (debugcheck=1).  Prints the table and "N passed, N failed" of
 # check.sh; any splat or leak report fails its boot.
 #   check-debug.sh [SUITE...]
@@ -29,4 +29,11 @@ export QEMU_MEM=${QEMU_MEM:-2G}
 export TIMEOUT_SCALE=${TIMEOUT_SCALE:-6}
 export LOGDIR=${LOGDIR:-$BUILD/logs-debug}
 export EXTRA_APPEND="debugcheck=1 FUZZ_INPUTS=${FUZZ_INPUTS:-5000}${EXTRA_APPEND:+ $EXTRA_APPEND}"
-exec "$ROOT/tests/scripts/check.sh" --no-checkpatch "$@"
+# By default every suite but upstream, whose boots compare with the plain
+# pristine kernel (and whose pristine boots have no kmemleak to scan).
+suites=("$@")
+if [ ${#suites[@]} -eq 0 ]; then
+	mapfile -t suites < <(awk '!/^#/ && NF && $2 != "demo" && $2 != "upstream" { print $2 }' \
+		"$ROOT/tests/suites.conf" | awk '!seen[$0]++')
+fi
+exec "$ROOT/tests/scripts/check.sh" --no-checkpatch "${suites[@]}"

@@ -32,11 +32,35 @@ for s in "${suites[@]}"; do
 	done
 done
 
+# Boots judged by comparison: each boot B with a boot B-pristine (the same
+# suite on the kernel without the series) must have the same results;
+# tests/scripts/upstream-report.sh compares them, its tables go to
+# $logdir/upstream.md.
+pairs=()
+while read -r b _; do
+	case "$b" in *-pristine) continue ;; esac
+	if grep -q "^$b-pristine " "$logdir/results.txt"; then
+		pairs+=("$logdir/$b-pristine.log" "$logdir/$b.log")
+		if "$ROOT/tests/scripts/upstream-report.sh" "$logdir/$b-pristine.log" "$logdir/$b.log" >/dev/null 2>&1; then
+			echo "$b=pristine 1 0 0 pass 0" >> "$logdir/results.txt"
+		else
+			echo "$b=pristine 0 1 0 fail 0" >> "$logdir/results.txt"
+			msg "$b: the results differ from the pristine kernel's (see $logdir/upstream.md)"
+		fi
+	fi
+done < <(awk '$5 == "compare" || $5 == "fail"' "$logdir/results.txt")
+if [ ${#pairs[@]} -gt 0 ]; then
+	"$ROOT/tests/scripts/upstream-report.sh" "${pairs[@]}" > "$logdir/upstream.md" 2>&1 || true
+fi
+
 echo
 awk '
 BEGIN { printf "%-22s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
 {
 	printf "%-22s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
+	# Judged by the comparison line of its pair (B=pristine), not by its
+	# own results.
+	if ($5 == "compare") next
 	p += $2; f += $3; s += $4
 	# A boot that failed without a failed test (splat, hang, bad plan) counts once.
 	if ($5 != "pass" && $3 == 0) f++
