@@ -317,15 +317,20 @@ static int load_policy(const char *config, const char *file,
 	sync();
 	slab0 = meminfo_kb("Slab");
 	free0 = meminfo_kb("MemFree");
+	/*
+	 * The load ends at close(): namegate parses each write and publishes
+	 * the policy when the file is closed, and may refuse it there.
+	 */
 	t0 = now();
 	ret = write_policy(fd, buf, len, by_line);
+	if (!ret)
+		ret = close(fd);
 	t = now() - t0;
 	if (ret) {
 		printf("not ok 1 load %s into %s # %s\n", file, target,
 		       strerror(errno));
 		return 1;
 	}
-	close(fd);
 	slab1 = meminfo_kb("Slab");
 	free1 = meminfo_kb("MemFree");
 	printf("# %zu bytes, %ld lines in %.0f ns\n", len, lines, t);
