@@ -55,9 +55,9 @@ fi
 
 echo
 awk '
-BEGIN { printf "%-22s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
+BEGIN { printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
 {
-	printf "%-22s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
+	printf "%-26s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
 	# Judged by the comparison line of its pair (B=pristine), not by its
 	# own results.
 	if ($5 == "compare") next
