@@ -217,7 +217,7 @@ selinux_policies() {
 			} 1' "$ROOT/tests/selinux/policy.conf" > "$WORK/selinux/bench-$n.conf"
 		if ! checkpolicy -U allow -c 33 -o "$WORK/selinux/bench-$n.base" "$WORK/selinux/bench-$n.conf" \
 			>"$WORK/selinux/checkpolicy.log" 2>&1 ||
-			! "$polcap" "$WORK/selinux/bench-$n.base" "$WORK/data/selinux-$n.pol" +9 >/dev/null 2>&1; then
+			! "$polcap" "$WORK/selinux/bench-$n.base" "$WORK/data/selinux-$n.pol" +14 >/dev/null 2>&1; then
 			skipped[$c]="the SELinux test policy with $n transitions does not compile: $(tail -n1 "$WORK/selinux/checkpolicy.log")"
 		fi
 	done
