@@ -7,6 +7,12 @@
 #                 unknown to this kernel: it must not switch the feature on)
 #   refpolicy     Debian's reference policy (selinux-policy-default), as is
 #   refpolicy.cap the reference policy with filename_trans_bind
+#   refpolicy.rules, refpolicy.rules.cap
+#                 the reference policy (without, with filename_trans_bind)
+#                 plus what lets the guest's harness enter the domains of
+#                 its named type transitions (tests/selinux/refpol-rules.c)
+#   refpol-rules.txt  those transitions, one a line, with what the policy
+#                 permits (the selinux-refpol suite tests each of them)
 # The policy is compiled with checkpolicy; the capability bit, which
 # Debian's libsepol does not know by name, is set by tests/selinux/polcap.c.
 set -euo pipefail
@@ -23,6 +29,11 @@ build_polcap() {
 	local libsepol=/usr/lib/x86_64-linux-gnu/libsepol.a
 	[ -f "$libsepol" ] || die "$libsepol missing (install libsepol-dev: make deps)"
 	gcc -O2 -Wall -Wextra -Werror -o "$work/polcap" "$src/polcap.c" "$libsepol"
+}
+
+build_refpol_rules() {
+	gcc -O2 -Wall -Wextra -Werror -o "$work/refpol-rules" "$src/refpol-rules.c" \
+		/usr/lib/x86_64-linux-gnu/libsepol.a
 }
 
 build_test_policies() {
@@ -43,10 +54,17 @@ copy_refpolicy() {
 	[ -n "$f" ] || die "no reference policy in $refpolicy_dir (install selinux-policy-default: make deps)"
 	cp "$f" "$out/refpolicy"
 	"$work/polcap" "$f" "$out/refpolicy.cap" "+$POLCAP_BIT"
+	"$work/refpol-rules" "$f" "$out/refpol-rules.txt" "$out/refpolicy.rules" \
+		"$out/refpolicy.rules.cap" >&2
+	[ "$("$work/polcap" "$out/refpolicy.rules.cap" | grep -cx "$POLCAP_BIT")" = 1 ] ||
+		die "refpolicy.rules.cap lacks capability $POLCAP_BIT"
+	[ "$("$work/polcap" "$out/refpolicy.rules" | grep -cx "$POLCAP_BIT")" = 0 ] ||
+		die "refpolicy.rules has capability $POLCAP_BIT"
 }
 
 mkdir -p "$work" "$out"
 build_polcap
+build_refpol_rules
 build_test_policies
 copy_refpolicy
 msg "SELinux policies ready in $out"
