@@ -130,6 +130,7 @@ END {
 	print "policy, tests/selinux/policy.conf, with `filename_trans_bind` and N"
 	print "name-based type transitions for files created in tmpfs directories, one"
 	print "for `.htaccess`; the benchmark runs in `kernel_t`, which may relabel),"
+	print "**selinuxoff-N** (the same policy without `filename_trans_bind`),"
 	print "**smack-N** (N Smack name transitions for the benchmark's label `_`, one"
 	print "for `.htaccess`), **lookup** (KUnit: the name library against a linear"
 	print "list of the same rules)."
@@ -158,6 +159,20 @@ END {
 		}
 		printf "| namegate: 100 000 rules within 2%% of 10 rules, match and no match | worst: %s %s | %s |\n", wop, pct(wq), worst <= 0.02 ? "yes" : "**no**"
 	} else print "| namegate: 100 000 rules within 2% of 10 rules | not measured | – |"
+	if (have("selinux-10") && have("selinuxoff-10")) {
+		worst = 0; wop = ""
+		for (i = 1; i <= nops; i++) {
+			q = rel("selinux-10", "selinuxoff-10", ops[i], "nomatch"); if (q == "") continue
+			d = q - 1; if (d < 0) d = -d
+			if (d >= worst) { worst = d; wop = ops[i]; wq = q }
+		}
+		lst = ""
+		for (i = 1; i <= nops; i++) {
+			q = rel("selinux-10", "selinuxoff-10", ops[i], "match"); if (q == "") continue
+			lst = lst sprintf("%s%s %.3f", lst == "" ? "" : ", ", ops[i], q)
+		}
+		printf "| SELinux: `filename_trans_bind` on vs off (selinux-10 / selinuxoff-10), no match, within 2%% | worst: %s %s (match, shown: %s) | %s |\n", wop, pct(wq), lst, worst <= 0.02 ? "yes" : "**no**"
+	} else print "| SELinux: `filename_trans_bind` on vs off within 2% | not measured | – |"
 	split("tomoyo apparmor", peers, " ")
 	for (p = 1; p <= 2; p++) {
 		# The namegate configuration with the same rule count as the peer.

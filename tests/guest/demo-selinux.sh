@@ -3,7 +3,8 @@
 # /tests/data/selinux/ from tests/scripts/selinux-policy.sh): a file written
 # under a temporary name and renamed into place, under the test policy
 # without and with the policy capability filename_trans_bind, and a link
-# onto the reserved name.  Prints lines prefixed "demo: ", leaves SELinux
+# onto the reserved name (allowed: the file has two names and keeps its
+# label, since the test policy does not deny the mislabel permission).  Prints lines prefixed "demo: ", leaves SELinux
 # permissive.
 sel=/sys/fs/selinux
 d=/tmp/demo-selinux
@@ -20,7 +21,7 @@ done
 rm -f $d/cap/etc/shadow
 echo motd > $d/cap/etc/motd
 if msg=$(ln $d/cap/etc/motd $d/cap/etc/shadow 2>&1); then
-	echo "demo: SELinux with    filename_trans_bind: ln etc/motd etc/shadow: allowed"
+	echo "demo: SELinux with    filename_trans_bind: ln etc/motd etc/shadow: allowed, keeps $(selinux_label $d/cap/etc/shadow | cut -d' ' -f2)"
 else
 	echo "demo: SELinux with    filename_trans_bind: ln etc/motd etc/shadow: ${msg##*: }"
 fi

@@ -32,7 +32,7 @@ XITERS=${BENCH_XITERS:-24}
 REPS=${BENCH_REPS:-7}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain namegate-10 namegate-1000 namegate-100000
-	selinux-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
+	selinux-10 selinuxoff-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
 
 declare -A skipped=()	# configuration -> why it did not run
@@ -82,7 +82,7 @@ why_not() {
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
 		elif ! command -v apparmor_parser >/dev/null; then echo "apparmor_parser is not installed (package apparmor)"
 		fi ;;
-	selinux)
+	selinux|selinuxoff)
 		if ! has SECURITY_SELINUX; then echo "the kernel has no SELinux"
 		elif [ ! -f "$ROOT/tests/selinux/policy.conf" ] || [ ! -f "$ROOT/tests/selinux/polcap.c" ]; then
 			echo "no SELinux test policy (tests/selinux/policy.conf, polcap.c)"
@@ -101,6 +101,7 @@ why_not() {
 lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
+	selinuxoff) echo capability,selinux ;;
 	aafeatures) echo capability,apparmor ;;
 	*) echo capability ;;
 	esac
@@ -193,15 +194,22 @@ apparmor_policies() {
 }
 
 # SELinux: the test policy with N name-based type transitions, one for
-# .htaccess in tmpfs directories, with filename_trans_bind set.
+# .htaccess in tmpfs directories, with filename_trans_bind set (selinux-N)
+# or not (selinuxoff-N: the same kernel and rules, the capability off).
 selinux_policies() {
-	local c n polcap=$WORK/selinux/polcap i
+	local c n kind bit polcap=$WORK/selinux/polcap i
 	mkdir -p "$WORK/selinux"
 	for c in "${CONFIGS[@]}"; do
-		if [ "${c%%-*}" != selinux ] || [ -n "${skipped[$c]:-}" ]; then
+		kind=${c%%-*}
+		case "$kind" in
+		selinux) bit=+14 ;;
+		selinuxoff) bit=-14 ;;
+		*) continue ;;
+		esac
+		if [ -n "${skipped[$c]:-}" ]; then
 			continue
 		fi
-		n=${c#selinux-}
+		n=${c#"$kind"-}
 		if [ ! -x "$polcap" ] && ! gcc -O2 -o "$polcap" "$ROOT/tests/selinux/polcap.c" \
 			/usr/lib/x86_64-linux-gnu/libsepol.a 2>"$WORK/selinux/polcap.log"; then
 			skipped[$c]="tests/selinux/polcap.c does not build"
@@ -217,7 +225,7 @@ selinux_policies() {
 			} 1' "$ROOT/tests/selinux/policy.conf" > "$WORK/selinux/bench-$n.conf"
 		if ! checkpolicy -U allow -c 33 -o "$WORK/selinux/bench-$n.base" "$WORK/selinux/bench-$n.conf" \
 			>"$WORK/selinux/checkpolicy.log" 2>&1 ||
-			! "$polcap" "$WORK/selinux/bench-$n.base" "$WORK/data/selinux-$n.pol" +14 >/dev/null 2>&1; then
+			! "$polcap" "$WORK/selinux/bench-$n.base" "$WORK/data/$kind-$n.pol" "$bit" >/dev/null 2>&1; then
 			skipped[$c]="the SELinux test policy with $n transitions does not compile: $(tail -n1 "$WORK/selinux/checkpolicy.log")"
 		fi
 	done

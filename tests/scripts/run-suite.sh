@@ -6,10 +6,12 @@
 # QEMU_SMP (1), QEMU_MEM (512M), EXTRA_APPEND, LOGDIR (build/logs),
 # TIMEOUT_SCALE (1: the time limit of the boot is multiplied by it, for slow
 # debug kernels).  A "qemu.smp=N" among the extra kernel arguments of a
-# boot gives that boot N virtual CPUs (unless QEMU_SMP is set) and is not
-# passed to the kernel; "kernel=pristine" boots the kernel without the
-# series (PRISTINE_KERNEL, default build/bzImage-pristine-check, made by
-# tests/scripts/pristine.sh) instead of KERNEL; "judge=compare" makes a
+# boot gives that boot N virtual CPUs (unless QEMU_SMP is set; one socket
+# each: the test kernel has no ACPI and finds CPUs in the MP table, which
+# lists one per socket) and is not passed to the kernel; "kernel=pristine"
+# boots the kernel without the series (PRISTINE_KERNEL, default
+# build/bzImage-pristine-check, made by tests/scripts/pristine.sh) instead
+# of KERNEL; "judge=compare" makes a
 # boot whose tests are judged by comparing it with another (check.sh):
 # verdict "compare" when it ran to its end without a kernel splat.
 # Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
@@ -59,7 +61,7 @@ append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} ${EXTRA_APPEND:-}"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
-	-m "${QEMU_MEM:-512M}" -smp "${smp:-1}" \
+	-m "${QEMU_MEM:-512M}" -smp "cpus=${smp:-1},sockets=${smp:-1}" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw" \

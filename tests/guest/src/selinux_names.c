@@ -3,12 +3,23 @@
  * SELinux name-based labeling on rename and link (policy capability
  * filename_trans_bind), with tests/selinux/policy.conf loaded and enforcing.
  *
+ * With the capability, a binding of an existing object to a name whose
+ * named type_transition gives another type relabels the object to that
+ * type when the name will be its only one (rename or exchange of a
+ * directory or of a file with one link, first link of an O_TMPFILE file)
+ * and the task may relabel it as setxattr() would; otherwise the object
+ * keeps its label, unless the task lacks mislabel on the name's type, and
+ * then the binding fails.  test_t lacks relabelto and mislabel on strict_t,
+ * relabelto on locked_t and relabelfrom on sticky_t; norelabel_t (test_t
+ * without relabelfrom and relabelto) has mislabel.
+ *
  * Run in the test_t domain (selinux_runcon test_t selinux_names) in a
  * directory given by $TEST_DIR (tmpfs or ext4).  $SELINUX_CAP=0 says that
  * the loaded policy lacks the capability: every case then expects today's
- * behaviour.  Labels are read from the security.selinux xattr; operations
- * of the norelabel_t domain (test_t without relabelfrom/relabelto) run in a
- * child that switched to it through /proc/self/attr/current.
+ * behaviour, every binding succeeds and nothing is relabeled.  Labels are
+ * read from the security.selinux xattr; operations of another domain or
+ * fsuid run in a child that switched to it.  AVC denials are read from
+ * /dev/kmsg.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -34,6 +46,12 @@
 
 #define XATTR_SELINUX "security.selinux"
 #define OBJECT_CONTEXT(type) "system_u:object_r:" type
+#define AVC_DENIED(perm) "avc:  denied  { " perm " }"
+#define TEST_SCONTEXT "scontext=system_u:system_r:test_t"
+#define TCONTEXT(type) "tcontext=" OBJECT_CONTEXT(type)
+
+/* A context the policy does not define; kernel_t or test_t may set it. */
+#define UNMAPPED_CONTEXT OBJECT_CONTEXT("bogus_t")
 
 /* Whether the loaded policy declares filename_trans_bind. */
 static int has_cap(void)
@@ -60,6 +78,18 @@ static void set_type(struct __test_metadata *const _metadata, const char *dir,
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ASSERT_EQ(0, lsetxattr(path, XATTR_SELINUX, context, strlen(context), 0)) {
 		TH_LOG("labeling %s %s: %s", path, context, strerror(errno));
+	}
+}
+
+/* Set the label of @name in @dfd to @context. */
+static void set_context(struct __test_metadata *const _metadata, int dfd,
+			const char *name, const char *context)
+{
+	char path[64 + NAME_MAX];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
+	ASSERT_EQ(0, lsetxattr(path, XATTR_SELINUX, context, strlen(context), 0)) {
+		TH_LOG("labeling %s %s: %s", name, context, strerror(errno));
 	}
 }
 
@@ -118,7 +148,10 @@ FIXTURE_TEARDOWN(names)
 		TH_LOG("cleanup of %s failed", self->dir);
 }
 
-/* The type in the label of @name in @dfd, or an error text. */
+/*
+ * The type in the label of @name in @dfd (of @dfd itself if @name is ""),
+ * or an error text.
+ */
 static const char *type_of(int dfd, const char *name)
 {
 	static char context[256];
@@ -126,8 +159,12 @@ static const char *type_of(int dfd, const char *name)
 	char *type, *end;
 	ssize_t len;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
-	len = lgetxattr(path, XATTR_SELINUX, context, sizeof(context) - 1);
+	if (*name) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
+		len = lgetxattr(path, XATTR_SELINUX, context, sizeof(context) - 1);
+	} else {
+		len = fgetxattr(dfd, XATTR_SELINUX, context, sizeof(context) - 1);
+	}
 	if (len < 0)
 		return strerror(errno);
 	context[len] = '\0';
@@ -154,6 +191,19 @@ static void make_file(struct __test_metadata *const _metadata, int dfd,
 	ASSERT_EQ(0, close(fd));
 }
 
+/* An O_TMPFILE file in @dfd holding @content. */
+static int make_tmpfile(struct __test_metadata *const _metadata, int dfd,
+			const char *content)
+{
+	int fd = openat(dfd, ".", O_TMPFILE | O_RDWR, 0644);
+
+	EXPECT_LE(0, fd) {
+		TH_LOG("O_TMPFILE: %s", strerror(errno));
+	}
+	EXPECT_EQ((ssize_t)strlen(content), write(fd, content, strlen(content)));
+	return fd;
+}
+
 /* The content of @name in @dfd, or "(absent)". */
 static const char *content_of(int dfd, const char *name)
 {
@@ -177,6 +227,14 @@ static int exists(int dfd, const char *name)
 	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+static int is_dir(int dfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
 static int nlink_of(int dfd, const char *name)
 {
 	struct stat st;
@@ -192,32 +250,66 @@ static int result(int rc)
 	return rc ? errno : 0;
 }
 
-/* Switch the calling process to system_u:system_r:@type. */
-static int setcon(const char *type)
+/* Write @value to /proc/self/attr/@attr: 0 or -1. */
+static int write_attr(const char *attr, const char *value)
 {
-	char context[128];
-	int fd, len;
+	char path[64];
+	int fd, len = strlen(value);
 
-	len = snprintf(context, sizeof(context), "system_u:system_r:%s", type);
-	fd = open("/proc/self/attr/current", O_WRONLY);
+	snprintf(path, sizeof(path), "/proc/self/attr/%s", attr);
+	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
-	if (write(fd, context, len) != len) {
+	if (write(fd, value, len) != len) {
 		close(fd);
 		return -1;
 	}
 	return close(fd);
 }
 
-/* renameat2() in a child running in domain @type: 0 or its errno. */
-static int rename_as(const char *type, int odfd, const char *old, int ndfd,
+/* Switch the calling process to system_u:system_r:@type. */
+static int setcon(const char *type)
+{
+	char context[128];
+
+	snprintf(context, sizeof(context), "system_u:system_r:%s", type);
+	return write_attr("current", context);
+}
+
+/*
+ * Who a child binds a name as: the domain @domain (test_t if NULL) and the
+ * fsuid @fsuid (unchanged if 0).  Moving the fsuid away from 0 drops
+ * CAP_FOWNER and the other file system capabilities from the effective set.
+ */
+struct task {
+	const char *domain;
+	uid_t fsuid;
+};
+
+static const struct task norelabel = { .domain = "norelabel_t" };
+static const struct task user1000 = { .fsuid = 1000 };
+
+static int become(const struct task *t)
+{
+	if (t->domain && setcon(t->domain))
+		return -1;
+	if (t->fsuid) {
+		setfsuid(t->fsuid);
+		if ((uid_t)setfsuid(t->fsuid) != t->fsuid)
+			return -1;
+	}
+	return 0;
+}
+
+/* renameat2() in a child running as @t: 0 or its errno. */
+static int rename_as(const struct task *t, int odfd, const char *old, int ndfd,
 		     const char *new, unsigned int flags)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid == 0) {
-		if (setcon(type))
+		if (become(t))
 			_exit(200);
 		_exit(result(renameat2(odfd, old, ndfd, new, flags)));
 	}
@@ -226,34 +318,25 @@ static int rename_as(const char *type, int odfd, const char *old, int ndfd,
 	return WEXITSTATUS(status);
 }
 
-/* Wait up to five seconds for a kernel log record holding all of @needles. */
-static int kmsg_has(int kmsg, const char *const needles[])
-{
-	struct timespec delay = { 0, 20 * 1000 * 1000 };
-	char rec[2048];
-	ssize_t len;
-	int tries, i;
+/*
+ * A kernel log record to look for: one holding all of @needles (at most
+ * seven, then NULL).
+ */
+struct record {
+	const char *needles[8];
+	int seen;
+};
 
-	for (tries = 0; tries < 250; ) {
-		len = read(kmsg, rec, sizeof(rec) - 1);
-		if (len < 0) {
-			if (errno != EAGAIN && errno != EPIPE)
-				return 0;
-			if (errno == EAGAIN) {
-				nanosleep(&delay, NULL);
-				tries++;
-			}
-			continue;
-		}
-		rec[len] = '\0';
-		for (i = 0; needles[i] && strstr(rec, needles[i]); i++)
-			;
-		if (!needles[i])
-			return 1;
-	}
-	return 0;
+static int has_all(const char *rec, const char *const needles[])
+{
+	int i;
+
+	for (i = 0; needles[i] && strstr(rec, needles[i]); i++)
+		;
+	return !needles[i];
 }
 
+/* /dev/kmsg from its end: open it before the operations to look at. */
 static int kmsg_open(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -261,6 +344,73 @@ static int kmsg_open(void)
 	if (fd >= 0)
 		lseek(fd, 0, SEEK_END);
 	return fd;
+}
+
+/* " ino=N " of @name in @dfd (of @dfd itself if @name is ""), in @buf. */
+static const char *ino_needle(char *buf, size_t size, int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, *name ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH))
+		snprintf(buf, size, "(no inode)");
+	else
+		snprintf(buf, size, " ino=%lu ", (unsigned long)st.st_ino);
+	return buf;
+}
+
+#define MARK_NAME "log.mark"
+
+/*
+ * Read the kernel log from @kmsg (kmsg_open() before the operations) up to
+ * a mark made now, and set @seen of each of the @n records of @recs found
+ * before it.  The mark is the denial of relabelto locked_t on MARK_NAME in
+ * @dfd by this process: audit records reach the log in the order they were
+ * made, so every record of what was done before, by this process or by a
+ * child it waited for, is read, and absence is checked without a delay.
+ * In enforcing mode only.  Returns 0, or -1 if the mark did not show up
+ * within five seconds.
+ */
+static int kmsg_scan(int kmsg, int dfd, struct record *recs, int n)
+{
+	struct timespec delay = { 0, 20 * 1000 * 1000 };
+	char pid[32], rec[2048];
+	const char *const mark[] = {
+		AVC_DENIED("relabelto"), "name=\"" MARK_NAME "\"", pid,
+		TCONTEXT("locked_t"), NULL
+	};
+	ssize_t len;
+	int fd, rc, tries, i;
+
+	snprintf(pid, sizeof(pid), " pid=%d ", getpid());
+	fd = openat(dfd, MARK_NAME, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0)
+		return -1;
+	rc = fsetxattr(fd, XATTR_SELINUX, OBJECT_CONTEXT("locked_t"),
+		       strlen(OBJECT_CONTEXT("locked_t")), 0);
+	close(fd);
+	unlinkat(dfd, MARK_NAME, 0);
+	if (!rc)
+		return -1;
+
+	for (tries = 0; tries < 250; ) {
+		len = read(kmsg, rec, sizeof(rec) - 1);
+		if (len < 0) {
+			if (errno == EAGAIN) {
+				nanosleep(&delay, NULL);
+				tries++;
+			} else if (errno != EPIPE) {
+				return -1;
+			}
+			continue;
+		}
+		rec[len] = '\0';
+		if (has_all(rec, mark))
+			return 0;
+		for (i = 0; i < n; i++)
+			if (has_all(rec, recs[i].needles))
+				recs[i].seen = 1;
+	}
+	return -1;
 }
 
 /* The test programs run in test_t, entered from kernel_t by selinux_runcon. */
@@ -306,6 +456,25 @@ TEST_F(names, create_dir_symlink)
 	ASSERT_EQ(0, symlinkat("/x", self->etc, "localtime"));
 	ASSERT_STREQ("conf_t", type_of(self->etc, "conf.d"));
 	ASSERT_STREQ("localtime_t", type_of(self->etc, "localtime"));
+}
+
+/*
+ * test_t may create objects named "strict" (strict_t), but not relabel
+ * anything to strict_t.
+ */
+TEST_F(names, create_strict)
+{
+	char path[64];
+
+	make_file(_metadata, self->etc, "strict", "s");
+	ASSERT_EQ(0, mkdirat(self->etc2, "strict", 0755));
+	ASSERT_STREQ("strict_t", type_of(self->etc, "strict"));
+	ASSERT_STREQ("strict_t", type_of(self->etc2, "strict"));
+	make_file(_metadata, self->etc, "a", "a");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/a", self->etc);
+	ASSERT_EQ(-1, lsetxattr(path, XATTR_SELINUX, OBJECT_CONTEXT("strict_t"),
+				strlen(OBJECT_CONTEXT("strict_t")), 0));
+	ASSERT_EQ(EACCES, errno);
 }
 
 /* Write a temporary file, rename it into place: it gets the name's type. */
@@ -397,7 +566,7 @@ TEST_F(names, rename_other_domain)
 	ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "svc.conf"));
 	ASSERT_STREQ(has_cap() ? "svc_t" : "etc_t", type_of(self->etc, "svc.conf"));
 	make_file(_metadata, self->etc2, "b", "b");
-	ASSERT_EQ(0, rename_as("norelabel_t", self->etc2, "b", self->etc2,
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc2, "b", self->etc2,
 			       "svc.conf", 0));
 	ASSERT_STREQ("etc_t", type_of(self->etc2, "svc.conf"));
 }
@@ -411,114 +580,235 @@ TEST_F(names, rename_symlink)
 		     type_of(self->etc, "localtime"));
 }
 
-/* Without relabelfrom/relabelto the rename fails and nothing changes. */
-TEST_F(names, rename_denied_norelabel)
+/*
+ * Without relabelfrom/relabelto the rename succeeds, the file keeps its
+ * label (norelabel_t has mislabel) and the denial of relabelfrom, which
+ * setxattr() checks first, is audited.
+ */
+TEST_F(names, rename_norelabel)
 {
+	char ino[32];
+	struct record recs[] = { { .needles = {
+		AVC_DENIED("relabelfrom"), ino,
+		"scontext=system_u:system_r:norelabel_t", TCONTEXT("etc_t"),
+		"tclass=file", NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
 	make_file(_metadata, self->etc, "shadow.tmp", "new");
-	ASSERT_EQ(has_cap() ? EACCES : 0,
-		  rename_as("norelabel_t", self->etc, "shadow.tmp", self->etc,
-			    "shadow", 0));
-	if (has_cap()) {
-		ASSERT_STREQ("new", content_of(self->etc, "shadow.tmp"));
-		ASSERT_STREQ("etc_t", type_of(self->etc, "shadow.tmp"));
-		ASSERT_FALSE(exists(self->etc, "shadow"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
-	}
+	ino_needle(ino, sizeof(ino), self->etc, "shadow.tmp");
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "shadow.tmp", self->etc,
+			       "shadow", 0));
+	ASSERT_STREQ("new", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_FALSE(exists(self->etc, "shadow.tmp"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+	close(kmsg);
 }
 
-TEST_F(names, rename_denied_norelabel_replace)
+TEST_F(names, rename_norelabel_replace)
 {
 	make_file(_metadata, self->etc, "shadow", "old");
 	make_file(_metadata, self->etc, "shadow.tmp", "new");
-	ASSERT_EQ(has_cap() ? EACCES : 0,
-		  rename_as("norelabel_t", self->etc, "shadow.tmp", self->etc,
-			    "shadow", 0));
-	if (has_cap()) {
-		ASSERT_STREQ("old", content_of(self->etc, "shadow"));
-		ASSERT_STREQ("shadow_t", type_of(self->etc, "shadow"));
-		ASSERT_STREQ("new", content_of(self->etc, "shadow.tmp"));
-		ASSERT_STREQ("etc_t", type_of(self->etc, "shadow.tmp"));
-	} else {
-		ASSERT_STREQ("new", content_of(self->etc, "shadow"));
-		ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
-	}
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "shadow.tmp", self->etc,
+			       "shadow", 0));
+	ASSERT_STREQ("new", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_FALSE(exists(self->etc, "shadow.tmp"));
 }
 
 /* No relabel needed, no relabel permission needed. */
 TEST_F(names, rename_same_type_norelabel)
 {
 	make_file(_metadata, self->etc, "shadow", "s");
-	ASSERT_EQ(0, rename_as("norelabel_t", self->etc, "shadow", self->etc2,
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "shadow", self->etc2,
 			       "shadow", 0));
 	ASSERT_STREQ("shadow_t", type_of(self->etc2, "shadow"));
 }
 
-/* relabelto on the new type is needed: test_t may not relabel to locked_t. */
-TEST_F(names, rename_denied_relabelto)
+/*
+ * Each check of setxattr() counts; a denied one is audited, the rename
+ * succeeds and the file keeps its label.  @name is created in etc, renamed
+ * to @to, and must keep @type; the denial is of @perm, from @scontext to
+ * @tcontext of class @tclass.
+ */
+static void check_no_relabel(struct __test_metadata *const _metadata,
+			     FIXTURE_DATA(names) *self, const char *name,
+			     const char *to, const char *type, const char *perm,
+			     const char *scontext, const char *tcontext,
+			     const char *tclass)
 {
-	make_file(_metadata, self->etc, "locked.tmp", "l");
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat(self->etc, "locked.tmp", self->etc, "locked"));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_TRUE(exists(self->etc, "locked.tmp"));
-		ASSERT_FALSE(exists(self->etc, "locked"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "locked"));
-	}
+	char ino[32];
+	struct record recs[] = { { .needles = {
+		perm, ino, scontext, tcontext, tclass, "permissive=0",
+		NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	make_file(_metadata, self->etc, name, "x");
+	ASSERT_STREQ(type, type_of(self->etc, name));
+	ino_needle(ino, sizeof(ino), self->etc, name);
+	ASSERT_EQ(0, renameat(self->etc, name, self->etc, to));
+	ASSERT_FALSE(exists(self->etc, name));
+	ASSERT_STREQ("x", content_of(self->etc, to));
+	ASSERT_STREQ(type, type_of(self->etc, to));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+	close(kmsg);
 }
 
-/* relabelfrom on the old type is needed: test_t may not relabel sticky_t. */
-TEST_F(names, rename_denied_relabelfrom)
+/* relabelto on the new type: test_t may not relabel to locked_t. */
+TEST_F(names, rename_no_relabelto)
 {
-	make_file(_metadata, self->etc, "sticky.tmp", "s");
-	ASSERT_STREQ("sticky_t", type_of(self->etc, "sticky.tmp"));
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat(self->etc, "sticky.tmp", self->etc, "shadow"));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_STREQ("sticky_t", type_of(self->etc, "sticky.tmp"));
-		ASSERT_FALSE(exists(self->etc, "shadow"));
-	} else {
-		ASSERT_STREQ("sticky_t", type_of(self->etc, "shadow"));
-	}
+	check_no_relabel(_metadata, self, "locked.tmp", "locked", "etc_t",
+			 AVC_DENIED("relabelto"), TEST_SCONTEXT,
+			 TCONTEXT("locked_t"), "tclass=file");
+}
+
+/* relabelfrom on the old type: test_t may not relabel sticky_t. */
+TEST_F(names, rename_no_relabelfrom)
+{
+	check_no_relabel(_metadata, self, "sticky.tmp", "shadow", "sticky_t",
+			 AVC_DENIED("relabelfrom"), TEST_SCONTEXT,
+			 TCONTEXT("sticky_t"), "tclass=file");
 }
 
 /* The new type must be allowed on the file system (associate). */
-TEST_F(names, rename_denied_associate)
+TEST_F(names, rename_no_associate)
 {
-	make_file(_metadata, self->etc, "x", "x");
 	ASSERT_EQ(-1, openat(self->etc, "noassoc", O_CREAT | O_WRONLY, 0644));
 	ASSERT_EQ(EACCES, errno);
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat(self->etc, "x", self->etc, "noassoc"));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_TRUE(exists(self->etc, "x"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "noassoc"));
-	}
+	check_no_relabel(_metadata, self, "x", "noassoc", "etc_t",
+			 AVC_DENIED("associate"),
+			 "scontext=" OBJECT_CONTEXT("noassoc_t"), "tcontext=",
+			 "tclass=filesystem");
 }
 
-/* A file with two links cannot take the name's type: denied. */
-TEST_F(names, rename_denied_nlink)
+/*
+ * Relabeling needs ownership or CAP_FOWNER: a task with fsuid 1000 (and so
+ * without CAP_FOWNER) renames a file of root's in a directory it may write:
+ * the rename succeeds and the file keeps its label.
+ */
+TEST_F(names, rename_not_owner)
+{
+	char ino[32];
+	struct record recs[] = { { .needles = { "avc:  denied", ino, NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, fchmod(self->etc, 0777));
+	make_file(_metadata, self->etc, "a", "a");
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(0, rename_as(&user1000, self->etc, "a", self->etc, "shadow", 0));
+	ASSERT_STREQ("a", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	/* Not an SELinux denial: nothing audited. */
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(0, recs[0].seen);
+	close(kmsg);
+}
+
+/* The same task renaming a file it owns relabels it. */
+TEST_F(names, rename_owner_fsuid)
+{
+	ASSERT_EQ(0, fchmod(self->etc, 0777));
+	make_file(_metadata, self->etc, "a", "a");
+	ASSERT_EQ(0, fchownat(self->etc, "a", 1000, 1000, 0));
+	ASSERT_EQ(0, rename_as(&user1000, self->etc, "a", self->etc, "shadow", 0));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(self->etc, "shadow"));
+}
+
+/*
+ * A task with an fscreate context keeps the labels of what it binds, as
+ * its new files get that context and not the name's: no relabel, and no
+ * mislabel check either ("strict").  Cleared, the name labels again.
+ * varfile_t, the context set, has no name rule.
+ */
+TEST_F(names, rename_fscreate)
+{
+	int fd;
+
+	make_file(_metadata, self->etc, "a", "a");
+	make_file(_metadata, self->etc, "b", "b");
+	make_file(_metadata, self->etc, "c", "c");
+	ASSERT_EQ(0, write_attr("fscreate", OBJECT_CONTEXT("varfile_t")));
+	make_file(_metadata, self->etc, "probe", "p");
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "probe"));
+
+	ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_EQ(0, renameat(self->etc, "b", self->etc, "strict"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
+	ASSERT_EQ(0, linkat(self->etc, "c", self->etc2, "strict", 0));
+	ASSERT_STREQ("etc_t", type_of(self->etc2, "strict"));
+	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "d"));
+	ASSERT_EQ(0, renameat(self->etc, "d", self->etc, "conf.d"));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "conf.d"));
+	fd = make_tmpfile(_metadata, self->etc, "t");
+	ASSERT_LE(0, fd);
+	ASSERT_STREQ("varfile_t", type_of(fd, ""));
+	ASSERT_EQ(0, linkat(fd, "", self->etc, "passwd", AT_EMPTY_PATH));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "passwd"));
+	close(fd);
+
+	ASSERT_EQ(0, write_attr("fscreate", "\n"));
+	ASSERT_EQ(0, renameat(self->etc, "shadow", self->etc2, "shadow"));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(self->etc2, "shadow"));
+}
+
+/*
+ * An object whose context the policy does not define (set with
+ * CAP_MAC_ADMIN, as test_t has here) keeps it: no relabel, no mislabel
+ * check.
+ */
+TEST_F(names, rename_unmapped)
 {
 	make_file(_metadata, self->etc, "a", "a");
+	make_file(_metadata, self->etc, "b", "b");
+	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
+	set_context(_metadata, self->etc, "a", UNMAPPED_CONTEXT);
+	set_context(_metadata, self->etc, "b", UNMAPPED_CONTEXT);
+	set_context(_metadata, self->etc, "d", UNMAPPED_CONTEXT);
+	ASSERT_STREQ("bogus_t", type_of(self->etc, "a"));
+
+	/* Each checked on its own, to tell which failed. */
+	EXPECT_EQ(0, result(renameat(self->etc, "a", self->etc, "shadow")));
+	EXPECT_STREQ("bogus_t", type_of(self->etc, "shadow"));
+	EXPECT_EQ(0, result(renameat(self->etc, "b", self->etc, "strict")));
+	EXPECT_STREQ("bogus_t", type_of(self->etc, "strict"));
+	EXPECT_EQ(0, result(renameat(self->etc, "d", self->etc, "conf.d")));
+	EXPECT_STREQ("bogus_t", type_of(self->etc, "conf.d"));
+}
+
+/*
+ * A file with two links keeps its label, which is that of both names: the
+ * rename succeeds, nothing is denied.  Down to one link, it is relabeled.
+ */
+TEST_F(names, rename_nlink)
+{
+	char ino[32];
+	struct record recs[] = { { .needles = { "avc:  denied", ino, NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	make_file(_metadata, self->etc, "a", "a");
+	ino_needle(ino, sizeof(ino), self->etc, "a");
 	ASSERT_EQ(0, linkat(self->etc, "a", self->etc, "a.bak", 0));
-	ASSERT_EQ(has_cap() ? -1 : 0, renameat(self->etc, "a", self->etc, "shadow"));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_EQ(2, nlink_of(self->etc, "a"));
-		ASSERT_FALSE(exists(self->etc, "shadow"));
-		ASSERT_STREQ("etc_t", type_of(self->etc, "a"));
-		/* Down to one link, it can. */
-		ASSERT_EQ(0, unlinkat(self->etc, "a.bak", 0));
-		ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "shadow"));
-		ASSERT_STREQ("shadow_t", type_of(self->etc, "shadow"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "a.bak"));
-	}
+	ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "shadow"));
+	ASSERT_EQ(2, nlink_of(self->etc, "shadow"));
+	ASSERT_FALSE(exists(self->etc, "a"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "a.bak"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(0, recs[0].seen);
+
+	ASSERT_EQ(0, renameat(self->etc, "shadow", self->etc, "b"));
+	ASSERT_EQ(0, unlinkat(self->etc, "a.bak", 0));
+	ASSERT_EQ(0, renameat(self->etc, "b", self->etc, "shadow"));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(self->etc, "shadow"));
+	close(kmsg);
 }
 
 /* A file with two links may take a name whose type it already has. */
@@ -530,18 +820,66 @@ TEST_F(names, rename_nlink_same_type)
 	ASSERT_STREQ("shadow_t", type_of(self->etc2, "shadow"));
 }
 
-/* Directories are never relabeled: a reserved name of another type is denied. */
-TEST_F(names, rename_dir_denied)
+/* A directory takes the type of its name; what it holds keeps its own. */
+TEST_F(names, rename_dir)
 {
+	int d;
+
 	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
-	ASSERT_EQ(has_cap() ? -1 : 0, renameat(self->etc, "d", self->etc, "conf.d"));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_TRUE(exists(self->etc, "d"));
-		ASSERT_FALSE(exists(self->etc, "conf.d"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "conf.d"));
-	}
+	d = openat(self->etc, "d", O_DIRECTORY | O_RDONLY);
+	ASSERT_LE(0, d);
+	make_file(_metadata, d, "inner", "i");
+	close(d);
+	ASSERT_EQ(0, renameat(self->etc, "d", self->etc, "conf.d"));
+	ASSERT_FALSE(exists(self->etc, "d"));
+	ASSERT_STREQ(has_cap() ? "conf_t" : "etc_t", type_of(self->etc, "conf.d"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "conf.d/inner"));
+	ASSERT_STREQ("i", content_of(self->etc, "conf.d/inner"));
+
+	/* Over an empty directory of the name's type. */
+	ASSERT_EQ(0, mkdirat(self->etc2, "conf.d", 0755));
+	ASSERT_EQ(0, mkdirat(self->etc2, "d", 0755));
+	ASSERT_EQ(0, renameat(self->etc2, "d", self->etc2, "conf.d"));
+	ASSERT_FALSE(exists(self->etc2, "d"));
+	ASSERT_STREQ(has_cap() ? "conf_t" : "etc_t", type_of(self->etc2, "conf.d"));
+}
+
+/* The same from another parent, and over an empty directory. */
+TEST_F(names, rename_dir_cross)
+{
+	char before[64];
+
+	ASSERT_EQ(0, mkdirat(self->top, "d", 0755));
+	snprintf(before, sizeof(before), "%s", type_of(self->top, "d"));
+	ASSERT_EQ(0, renameat(self->top, "d", self->etc, "conf.d"));
+	ASSERT_STREQ(has_cap() ? "conf_t" : before, type_of(self->etc, "conf.d"));
+
+	ASSERT_EQ(0, mkdirat(self->etc2, "conf.d", 0755));
+	ASSERT_EQ(0, mkdirat(self->top, "d2", 0755));
+	ASSERT_EQ(0, renameat(self->top, "d2", self->etc2, "conf.d"));
+	ASSERT_STREQ(has_cap() ? "conf_t" : before, type_of(self->etc2, "conf.d"));
+	ASSERT_FALSE(exists(self->top, "d2"));
+}
+
+/* Without relabel permissions a directory keeps its label, audited. */
+TEST_F(names, rename_dir_norelabel)
+{
+	char ino[32];
+	struct record recs[] = { { .needles = {
+		AVC_DENIED("relabelfrom"), ino,
+		"scontext=system_u:system_r:norelabel_t", TCONTEXT("etc_t"),
+		"tclass=dir", NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
+	ino_needle(ino, sizeof(ino), self->etc, "d");
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "d", self->etc, "conf.d", 0));
+	ASSERT_TRUE(is_dir(self->etc, "conf.d"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "conf.d"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+	close(kmsg);
 }
 
 TEST_F(names, rename_dir_allowed)
@@ -554,22 +892,30 @@ TEST_F(names, rename_dir_allowed)
 	ASSERT_STREQ("etc_t", type_of(self->etc, "e"));
 }
 
-/* link() onto a reserved name of another type is denied. */
-TEST_F(names, link_reserved)
+/*
+ * link() onto a name of another type: the file keeps its label, which is
+ * the label of its other name too; test_t has mislabel, nothing is denied.
+ */
+TEST_F(names, link_name_rule)
 {
+	char ino[32];
+	struct record recs[] = { { .needles = { "avc:  denied", ino, NULL } } };
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
 	make_file(_metadata, self->etc, "a", "a");
-	ASSERT_EQ(has_cap() ? -1 : 0, linkat(self->etc, "a", self->etc, "shadow", 0));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_FALSE(exists(self->etc, "shadow"));
-		ASSERT_EQ(1, nlink_of(self->etc, "a"));
-	} else {
-		ASSERT_EQ(2, nlink_of(self->etc, "a"));
-	}
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(0, linkat(self->etc, "a", self->etc, "shadow", 0));
+	ASSERT_EQ(2, nlink_of(self->etc, "a"));
+	ASSERT_STREQ("a", content_of(self->etc, "shadow"));
 	ASSERT_STREQ("etc_t", type_of(self->etc, "a"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(0, recs[0].seen);
+	close(kmsg);
 }
 
-/* link() onto an ordinary name, or a name of the object's own type, is not. */
+/* link() onto an ordinary name, or a name of the object's own type. */
 TEST_F(names, link_allowed)
 {
 	make_file(_metadata, self->etc, "a", "a");
@@ -580,23 +926,37 @@ TEST_F(names, link_allowed)
 	ASSERT_STREQ("shadow_t", type_of(self->etc2, "shadow"));
 }
 
-/* linkat() of an O_TMPFILE file is a link like any other. */
+/*
+ * The first link of an O_TMPFILE file gives it its only name: it takes
+ * the name's type.  A second link is a link like any other.
+ */
 TEST_F(names, link_tmpfile)
 {
-	int fd = openat(self->etc, ".", O_TMPFILE | O_WRONLY, 0644);
+	int fd = make_tmpfile(_metadata, self->etc, "tf");
 
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(2, write(fd, "tf", 2));
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  linkat(fd, "", self->etc, "shadow", AT_EMPTY_PATH));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_FALSE(exists(self->etc, "shadow"));
-		ASSERT_EQ(0, linkat(fd, "", self->etc, "tmpfile", AT_EMPTY_PATH));
-		ASSERT_STREQ("etc_t", type_of(self->etc, "tmpfile"));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
-	}
+	ASSERT_STREQ("etc_t", type_of(fd, ""));
+	ASSERT_EQ(0, linkat(fd, "", self->etc, "shadow", AT_EMPTY_PATH));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(self->etc, "shadow"));
+	ASSERT_STREQ("tf", content_of(self->etc, "shadow"));
+	ASSERT_EQ(0, linkat(fd, "", self->etc, "passwd", AT_EMPTY_PATH));
+	ASSERT_EQ(2, nlink_of(self->etc, "passwd"));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(self->etc, "passwd"));
+	close(fd);
+}
+
+/* The same through /proc/self/fd/N, from another directory. */
+TEST_F(names, link_tmpfile_proc)
+{
+	char path[64], before[64];
+	int fd = make_tmpfile(_metadata, self->top, "tf");
+
+	ASSERT_LE(0, fd);
+	snprintf(before, sizeof(before), "%s", type_of(fd, ""));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ASSERT_EQ(0, linkat(AT_FDCWD, path, self->etc, "shadow", AT_SYMLINK_FOLLOW));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : before, type_of(self->etc, "shadow"));
+	ASSERT_STREQ("tf", content_of(self->etc, "shadow"));
 	close(fd);
 }
 
@@ -626,101 +986,269 @@ TEST_F(names, exchange_two_rules)
 	ASSERT_STREQ(has_cap() ? "passwd_t" : "shadow_t", type_of(self->etc, "passwd"));
 }
 
-/* Either side denied: the exchange fails and nothing changes. */
-TEST_F(names, exchange_denied_norelabel)
+/* Without relabel permissions both sides keep their labels, audited. */
+TEST_F(names, exchange_norelabel)
 {
+	char ino_s[32], ino_p[32];
+	struct record recs[] = {
+		{ .needles = { AVC_DENIED("relabelfrom"), ino_s,
+			       TCONTEXT("shadow_t"), NULL } },
+		{ .needles = { AVC_DENIED("relabelfrom"), ino_p,
+			       TCONTEXT("passwd_t"), NULL } },
+	};
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
 	make_file(_metadata, self->etc, "shadow", "s");
 	make_file(_metadata, self->etc, "passwd", "p");
-	ASSERT_EQ(has_cap() ? EACCES : 0,
-		  rename_as("norelabel_t", self->etc, "passwd", self->etc,
-			    "shadow", RENAME_EXCHANGE));
-	ASSERT_STREQ(has_cap() ? "s" : "p", content_of(self->etc, "shadow"));
-	ASSERT_STREQ(has_cap() ? "shadow_t" : "passwd_t", type_of(self->etc, "shadow"));
-	ASSERT_STREQ(has_cap() ? "p" : "s", content_of(self->etc, "passwd"));
-	ASSERT_STREQ(has_cap() ? "passwd_t" : "shadow_t", type_of(self->etc, "passwd"));
+	ino_needle(ino_s, sizeof(ino_s), self->etc, "shadow");
+	ino_needle(ino_p, sizeof(ino_p), self->etc, "passwd");
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "passwd", self->etc,
+			       "shadow", RENAME_EXCHANGE));
+	ASSERT_STREQ("p", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("passwd_t", type_of(self->etc, "shadow"));
+	ASSERT_STREQ("s", content_of(self->etc, "passwd"));
+	ASSERT_STREQ("shadow_t", type_of(self->etc, "passwd"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
+	close(kmsg);
 }
 
-TEST_F(names, exchange_denied_nlink)
+/* A side with two links keeps its label; the other is relabeled as ever. */
+TEST_F(names, exchange_nlink)
 {
 	make_file(_metadata, self->etc, "shadow", "s");
 	make_file(_metadata, self->etc, "new", "n");
 	ASSERT_EQ(0, linkat(self->etc, "new", self->top, "new.bak", 0));
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat2(self->etc, "new", self->etc, "shadow", RENAME_EXCHANGE));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_STREQ("s", content_of(self->etc, "shadow"));
-		ASSERT_STREQ("n", content_of(self->etc, "new"));
-	}
+	ASSERT_EQ(0, renameat2(self->etc, "new", self->etc, "shadow",
+			       RENAME_EXCHANGE));
+	ASSERT_STREQ("n", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("s", content_of(self->etc, "new"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
 	ASSERT_STREQ("etc_t", type_of(self->top, "new.bak"));
+	ASSERT_STREQ("shadow_t", type_of(self->etc, "new"));
 }
 
+/* Directories are exchanged and relabeled as files are. */
 TEST_F(names, exchange_dir)
 {
 	ASSERT_EQ(0, mkdirat(self->etc, "conf.d", 0755));
 	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat2(self->etc, "d", self->etc, "conf.d", RENAME_EXCHANGE));
-	if (has_cap())
-		ASSERT_EQ(EACCES, errno);
+	ASSERT_EQ(0, mkdirat(self->etc, "d/inner", 0755));
+	ASSERT_EQ(0, renameat2(self->etc, "d", self->etc, "conf.d", RENAME_EXCHANGE));
+	ASSERT_TRUE(is_dir(self->etc, "conf.d/inner"));
 	ASSERT_STREQ(has_cap() ? "conf_t" : "etc_t", type_of(self->etc, "conf.d"));
-	ASSERT_STREQ(has_cap() ? "etc_t" : "conf_t", type_of(self->etc, "d"));
+	/* "d" has no rule: the old conf.d keeps conf_t. */
+	ASSERT_STREQ("conf_t", type_of(self->etc, "d"));
 }
 
-/* Denials are AVC denials in the kernel log. */
-TEST_F(names, audit_link)
+/*
+ * A file and a directory exchanged: the file lands on "shadow", the
+ * directory on "conf.d", and both are relabeled.  In etc the file is the
+ * source of renameat2(), in etc2 the directory is (the VFS locks them
+ * differently).
+ */
+static void check_exchange_file_dir(struct __test_metadata *const _metadata,
+				    int dfd, int file_first)
 {
-	const char *const rec[] = {
-		"avc:  denied  { link }", "name=\"audit-link\"",
-		"scontext=system_u:system_r:test_t",
-		"tcontext=system_u:object_r:shadow_t", "tclass=file",
-		"permissive=0", NULL
-	};
+	int rc;
+
+	make_file(_metadata, dfd, "f", "f");
+	ASSERT_EQ(0, renameat(dfd, "f", dfd, "conf.d"));
+	ASSERT_EQ(0, mkdirat(dfd, "shadow", 0755));
+	ASSERT_STREQ("etc_t", type_of(dfd, "conf.d"));
+	ASSERT_STREQ("etc_t", type_of(dfd, "shadow"));
+	if (file_first)
+		rc = renameat2(dfd, "conf.d", dfd, "shadow", RENAME_EXCHANGE);
+	else
+		rc = renameat2(dfd, "shadow", dfd, "conf.d", RENAME_EXCHANGE);
+	ASSERT_EQ(0, rc);
+	ASSERT_TRUE(is_dir(dfd, "conf.d"));
+	ASSERT_STREQ("f", content_of(dfd, "shadow"));
+	ASSERT_STREQ(has_cap() ? "shadow_t" : "etc_t", type_of(dfd, "shadow"));
+	ASSERT_STREQ(has_cap() ? "conf_t" : "etc_t", type_of(dfd, "conf.d"));
+}
+
+TEST_F(names, exchange_file_dir)
+{
+	check_exchange_file_dir(_metadata, self->etc, 1);
+	check_exchange_file_dir(_metadata, self->etc2, 0);
+}
+
+/*
+ * "strict": test_t may neither relabel to strict_t nor leave an object
+ * under the name with another label.  The binding fails with EACCES and
+ * the denial of mislabel on strict_t, the label the name asks for, is
+ * audited.  @ino is the object's " ino=N ", @tclass its class.
+ */
+static void check_mislabel_denied(struct __test_metadata *const _metadata,
+				  FIXTURE_DATA(names) *self, int kmsg,
+				  const char *ino, const char *tclass)
+{
+	struct record recs[] = { { .needles = {
+		AVC_DENIED("mislabel"), ino, TEST_SCONTEXT,
+		TCONTEXT("strict_t"), tclass, "permissive=0", NULL } } };
+
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+}
+
+TEST_F(names, rename_strict)
+{
+	char ino[32];
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
-	make_file(_metadata, self->etc, "audit-link", "a");
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  linkat(self->etc, "audit-link", self->etc, "shadow", 0));
-	ASSERT_EQ(has_cap(), kmsg_has(kmsg, rec));
+	make_file(_metadata, self->etc, "a", "a");
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(renameat(self->etc, "a", self->etc, "strict")));
+	if (has_cap()) {
+		ASSERT_STREQ("a", content_of(self->etc, "a"));
+		ASSERT_STREQ("etc_t", type_of(self->etc, "a"));
+		ASSERT_FALSE(exists(self->etc, "strict"));
+	} else {
+		ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
+	}
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
 	close(kmsg);
 }
 
-TEST_F(names, audit_relabel)
+/* The same over an existing strict_t file: it stays. */
+TEST_F(names, rename_strict_replace)
 {
-	const char *const rec[] = {
-		"avc:  denied  { relabelto }", "name=\"audit-relabel\"",
-		"scontext=system_u:system_r:test_t",
-		"tcontext=system_u:object_r:locked_t", "tclass=file", NULL
-	};
+	make_file(_metadata, self->etc, "strict", "old");
+	make_file(_metadata, self->etc, "a", "new");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(renameat(self->etc, "a", self->etc, "strict")));
+	ASSERT_STREQ(has_cap() ? "old" : "new", content_of(self->etc, "strict"));
+	ASSERT_STREQ(has_cap() ? "strict_t" : "etc_t", type_of(self->etc, "strict"));
+}
+
+TEST_F(names, rename_dir_strict)
+{
+	char ino[32];
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
-	make_file(_metadata, self->etc, "audit-relabel", "a");
-	ASSERT_EQ(has_cap() ? -1 : 0,
-		  renameat(self->etc, "audit-relabel", self->etc, "locked"));
-	ASSERT_EQ(has_cap(), kmsg_has(kmsg, rec));
+	ASSERT_EQ(0, mkdirat(self->etc, "d", 0755));
+	ino_needle(ino, sizeof(ino), self->etc, "d");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(renameat(self->etc, "d", self->etc, "strict")));
+	ASSERT_EQ(!has_cap(), exists(self->etc, "strict"));
+	ASSERT_EQ(has_cap(), exists(self->etc, "d"));
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=dir");
 	close(kmsg);
 }
 
-/* In permissive mode the denial is logged and the link made. */
+TEST_F(names, link_strict)
+{
+	char ino[32];
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	make_file(_metadata, self->etc, "a", "a");
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(linkat(self->etc, "a", self->etc, "strict", 0)));
+	ASSERT_EQ(has_cap() ? 1 : 2, nlink_of(self->etc, "a"));
+	ASSERT_EQ(!has_cap(), exists(self->etc, "strict"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "a"));
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	close(kmsg);
+}
+
+TEST_F(names, link_tmpfile_strict)
+{
+	char ino[32];
+	int kmsg = kmsg_open();
+	int fd = make_tmpfile(_metadata, self->etc, "tf");
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_LE(0, fd);
+	ino_needle(ino, sizeof(ino), fd, "");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(linkat(fd, "", self->etc, "strict", AT_EMPTY_PATH)));
+	if (has_cap()) {
+		ASSERT_FALSE(exists(self->etc, "strict"));
+		ASSERT_EQ(0, linkat(fd, "", self->etc, "tmpfile", AT_EMPTY_PATH));
+		ASSERT_STREQ("etc_t", type_of(self->etc, "tmpfile"));
+	} else {
+		ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
+	}
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	close(fd);
+	close(kmsg);
+}
+
+/* Either side refused: the exchange fails and nothing changes. */
+TEST_F(names, exchange_strict)
+{
+	char ino[32];
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	make_file(_metadata, self->etc, "strict", "s");
+	make_file(_metadata, self->etc, "a", "a");
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(has_cap() ? EACCES : 0,
+		  result(renameat2(self->etc, "a", self->etc, "strict",
+				   RENAME_EXCHANGE)));
+	ASSERT_STREQ(has_cap() ? "s" : "a", content_of(self->etc, "strict"));
+	ASSERT_STREQ(has_cap() ? "strict_t" : "etc_t", type_of(self->etc, "strict"));
+	ASSERT_STREQ(has_cap() ? "a" : "s", content_of(self->etc, "a"));
+	ASSERT_STREQ(has_cap() ? "etc_t" : "strict_t", type_of(self->etc, "a"));
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	close(kmsg);
+}
+
+/* An object that has the name's type already needs nothing. */
+TEST_F(names, strict_same_type)
+{
+	make_file(_metadata, self->etc, "strict", "s");
+	ASSERT_EQ(0, linkat(self->etc, "strict", self->etc2, "strict", 0));
+	ASSERT_EQ(0, unlinkat(self->etc2, "strict", 0));
+	ASSERT_EQ(0, renameat(self->etc, "strict", self->etc2, "strict"));
+	ASSERT_STREQ("strict_t", type_of(self->etc2, "strict"));
+	ASSERT_EQ(0, unlinkat(self->etc2, "strict", 0));
+	ASSERT_EQ(0, mkdirat(self->etc, "strict", 0755));
+	ASSERT_EQ(0, renameat(self->etc, "strict", self->etc2, "strict"));
+	ASSERT_TRUE(is_dir(self->etc2, "strict"));
+	ASSERT_STREQ("strict_t", type_of(self->etc2, "strict"));
+}
+
+/*
+ * In permissive mode denials are logged and not enforced: a link onto
+ * "strict" is made and keeps its label, a rename onto it relabels.
+ */
 TEST_F(names, permissive)
 {
-	const char *const rec[] = {
-		"avc:  denied  { link }", "name=\"perm-link\"",
-		"tcontext=system_u:object_r:shadow_t", "permissive=1", NULL
+	char ino_l[32], ino_r[32];
+	struct record recs[] = {
+		{ .needles = { AVC_DENIED("mislabel"), ino_l,
+			       TCONTEXT("strict_t"), "permissive=1", NULL } },
+		{ .needles = { AVC_DENIED("relabelto"), ino_r,
+			       TCONTEXT("strict_t"), "permissive=1", NULL } },
 	};
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
-	make_file(_metadata, self->etc, "perm-link", "p");
+	make_file(_metadata, self->etc, "perm-link", "l");
+	make_file(_metadata, self->etc, "perm-rename", "r");
+	ino_needle(ino_l, sizeof(ino_l), self->etc, "perm-link");
+	ino_needle(ino_r, sizeof(ino_r), self->etc, "perm-rename");
 	self->restore_enforce = 1;
 	write_enforce("0");
-	ASSERT_EQ(0, linkat(self->etc, "perm-link", self->etc, "shadow", 0));
-	ASSERT_EQ(has_cap(), kmsg_has(kmsg, rec));
+	ASSERT_EQ(0, linkat(self->etc, "perm-link", self->etc, "strict", 0));
+	ASSERT_EQ(0, renameat(self->etc, "perm-rename", self->etc2, "strict"));
 	write_enforce("1");
 	self->restore_enforce = 0;
-	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
+	ASSERT_STREQ(has_cap() ? "strict_t" : "etc_t", type_of(self->etc2, "strict"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(has_cap(), recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
 	close(kmsg);
 }
 
@@ -745,9 +1273,9 @@ static const char *long_name(char *buf, char last)
 /*
  * @name has a rule giving @type: creating a file under it gives @type (this
  * checks that the policy and the test agree on the name), renaming a file
- * to it gives @type with the capability, and linking onto it is denied.
- * Each name of @others (NULL-terminated) differs from it in one byte or is
- * one byte shorter: no rule, the file keeps etc_t.
+ * to it gives @type with the capability, and a link onto it keeps the
+ * file's label.  Each name of @others (NULL-terminated) differs from it in
+ * one byte or is one byte shorter: no rule, the file keeps etc_t.
  */
 static void check_edge_name(struct __test_metadata *const _metadata,
 			    FIXTURE_DATA(names) *self, const char *name,
@@ -760,15 +1288,9 @@ static void check_edge_name(struct __test_metadata *const _metadata,
 	ASSERT_EQ(0, unlinkat(self->etc, name, 0));
 
 	make_file(_metadata, self->etc, "edge.lnk", "l");
-	ASSERT_EQ(has_cap() ? -1 : 0, linkat(self->etc, "edge.lnk", self->etc,
-					     name, 0));
-	if (has_cap()) {
-		ASSERT_EQ(EACCES, errno);
-		ASSERT_FALSE(exists(self->etc, name));
-	} else {
-		ASSERT_STREQ("etc_t", type_of(self->etc, name));
-		ASSERT_EQ(0, unlinkat(self->etc, name, 0));
-	}
+	ASSERT_EQ(0, linkat(self->etc, "edge.lnk", self->etc, name, 0));
+	ASSERT_STREQ("etc_t", type_of(self->etc, name));
+	ASSERT_EQ(0, unlinkat(self->etc, name, 0));
 
 	make_file(_metadata, self->etc, "edge.tmp", "new");
 	ASSERT_EQ(0, renameat(self->etc, "edge.tmp", self->etc, name));

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A label given by a rename is written to disk: after an unmount and a
- * mount of the ext4 file system it is still there.  Run in test_t with
- * $MNT (the ext4 mount point) and $DEV (its device); $SELINUX_CAP=0 says
- * that the loaded policy lacks filename_trans_bind.
+ * A label given by a binding is written to disk: after an unmount and a
+ * mount of the ext4 file system it is still there, for a renamed file, a
+ * renamed directory and the first link of an O_TMPFILE file.  Run in
+ * test_t with $MNT (the ext4 mount point) and $DEV (its device);
+ * $SELINUX_CAP=0 says that the loaded policy lacks filename_trans_bind.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,8 +66,11 @@ TEST(label_survives_remount)
 {
 	const char *mnt = getenv("MNT"), *dev = getenv("DEV");
 	const char *renamed = has_cap() ? "shadow_t" : "etc_t";
+	const char *dir_renamed = has_cap() ? "conf_t" : "etc_t";
 	char etc[PATH_MAX], tmp[PATH_MAX + 16], shadow[PATH_MAX + 16];
-	char passwd[PATH_MAX + 16];
+	char passwd[PATH_MAX + 16], dir[PATH_MAX + 16], conf[PATH_MAX + 16];
+	char sub[PATH_MAX + 16], linked[PATH_MAX + 32], fdpath[64];
+	int fd;
 
 	ASSERT_NE(NULL, mnt);
 	ASSERT_NE(NULL, dev);
@@ -75,6 +79,10 @@ TEST(label_survives_remount)
 	snprintf(tmp, sizeof(tmp), "%s/shadow.tmp", etc);
 	snprintf(shadow, sizeof(shadow), "%s/shadow", etc);
 	snprintf(passwd, sizeof(passwd), "%s/passwd", etc);
+	snprintf(dir, sizeof(dir), "%s/d", etc);
+	snprintf(conf, sizeof(conf), "%s/conf.d", etc);
+	snprintf(sub, sizeof(sub), "%s/sub", etc);
+	snprintf(linked, sizeof(linked), "%s/shadow", sub);
 
 	ASSERT_EQ(0, lsetxattr(etc, XATTR_SELINUX, ETC_CONTEXT,
 			       strlen(ETC_CONTEXT), 0));
@@ -83,6 +91,23 @@ TEST(label_survives_remount)
 	make_file(_metadata, passwd);
 	ASSERT_STREQ(renamed, type_of(shadow));
 	ASSERT_STREQ("passwd_t", type_of(passwd));
+
+	/* A directory renamed onto "conf.d". */
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	ASSERT_EQ(0, rename(dir, conf));
+	ASSERT_STREQ(dir_renamed, type_of(conf));
+
+	/* An O_TMPFILE file linked as sub/shadow (sub: etc_t as well). */
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_STREQ("etc_t", type_of(sub));
+	fd = open(sub, O_TMPFILE | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "data", 4));
+	ASSERT_EQ(0, fsync(fd));
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	ASSERT_EQ(0, linkat(AT_FDCWD, fdpath, AT_FDCWD, linked, AT_SYMLINK_FOLLOW));
+	ASSERT_EQ(0, close(fd));
+	ASSERT_STREQ(renamed, type_of(linked));
 
 	sync();
 	ASSERT_EQ(0, umount(mnt)) {
@@ -95,6 +120,8 @@ TEST(label_survives_remount)
 	ASSERT_STREQ("etc_t", type_of(etc));
 	ASSERT_STREQ(renamed, type_of(shadow));
 	ASSERT_STREQ("passwd_t", type_of(passwd));
+	ASSERT_STREQ(dir_renamed, type_of(conf));
+	ASSERT_STREQ(renamed, type_of(linked));
 }
 
 TEST_HARNESS_MAIN

@@ -1275,7 +1275,7 @@ static void sel_one(int dfd, unsigned int w)
 	const char *t = sn->name;
 	char src[32], src2[32], buf[256];
 	const char *type, *rule;
-	int err, kind, cap_err;
+	int err, kind;
 
 	snprintf(src, sizeof(src), "s%u", w);
 	snprintf(src2, sizeof(src2), "s%u.2", w);
@@ -1291,14 +1291,12 @@ static void sel_one(int dfd, unsigned int w)
 		err = renameat(dfd, src, dfd, t) ? errno : 0;
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
 		rule = sel_rule(sn, kind);
-		/* With the capability: a file is relabeled if test_t may,
-		 * a directory cannot be.
+		/* With the capability: the renamed object (one name) is
+		 * relabeled if test_t may, and keeps etc_t otherwise.
 		 */
-		cap_err = rule && strcmp(rule, "etc_t") &&
-			  (kind == 1 || !sn->relabel_ok) ? EACCES : 0;
 		sel_check(kind == 1 ? "rename directory to" : kind == 2 ?
 			  "rename symlink to" : "rename to", t, err, type, 0,
-			  "etc_t", cap_err, rule ? rule : "etc_t");
+			  "etc_t", 0, rule && sn->relabel_ok ? rule : "etc_t");
 		clean(dfd, src);
 		break;
 	case 1: /* rename a file with two links */
@@ -1314,10 +1312,10 @@ static void sel_one(int dfd, unsigned int w)
 			err = renameat(dfd, src2, dfd, t) ? errno : 0;
 		else
 			err = linkat(dfd, src, dfd, t, 0) ? errno : 0;
+		/* A file with another name keeps its label. */
 		type = sel_type(dfd, src, buf, sizeof(buf));
-		cap_err = sn->file && strcmp(sn->file, "etc_t") ? EACCES : 0;
 		sel_check("bind a second link to", t, err, type, 0, "etc_t",
-			  cap_err, "etc_t");
+			  0, "etc_t");
 		clean(dfd, src);
 		clean(dfd, src2);
 		break;
@@ -1345,9 +1343,8 @@ static void sel_one(int dfd, unsigned int w)
 		}
 		err = renameat2(dfd, src, dfd, t, RENAME_EXCHANGE) ? errno : 0;
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
-		cap_err = sn->file && !sn->relabel_ok ? EACCES : 0;
 		sel_check("exchange a file with", t, err, type, 0, "etc_t",
-			  cap_err, sn->file ? sn->file : "etc_t");
+			  0, sn->file && sn->relabel_ok ? sn->file : "etc_t");
 		/* The file that was at the name keeps its type at src. */
 		type = sel_type(dfd, err ? t : src, buf, sizeof(buf));
 		if (strcmp(type, created))
