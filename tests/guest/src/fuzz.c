@@ -28,8 +28,9 @@
  *           fails alike.  The policy then reads back as before, and no
  *           part of a text is in force before its file is closed.
  * smack     the same for /sys/fs/smackfs/name-transition (lines "subject
- *           object name label", label "-" removes, every line of a write
- *           applied or none): a model of the rules predicts the result
+ *           object name label", label "-" removes, every complete line of
+ *           a write applied or none, a last line without newline applied
+ *           alone at close): a model of the rules predicts the result
  *           (EINVAL, ENOENT, E2BIG, ENOSPC) and the listing.
  * dots      rules on "." and "..": namegate rejects name=. and name=..
  *           (EINVAL); suffix=. and Smack rules on "." are accepted and
@@ -1618,8 +1619,10 @@ static int smack_parse_line(const char *p, size_t len, struct smack_line *l)
 	return unescape(name, name_len, l->name, &l->len);
 }
 
-/* Predicts a write: the errno, and the model after it in @next. */
-static int smack_predict(const char *text, size_t len, struct smack_model *next)
+/* Predicts lines applied as one unit to @from: errno, the model in @next. */
+static int smack_predict_lines(const char *text, size_t len,
+			       struct smack_model *next,
+			       const struct smack_model *from)
 {
 	struct smack_line l;
 	const char *p, *end = text + len;
@@ -1631,7 +1634,7 @@ static int smack_predict(const char *text, size_t len, struct smack_model *next)
 	/* Pass 0 checks the syntax of every line, pass 1 applies them. */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass)
-			smack_copy(next, &sm);
+			smack_copy(next, from);
 		for (p = text; p < end;) {
 			const char *nl = memchr(p, '\n', end - p);
 			const char *eol = nl ? nl : end;
@@ -1652,6 +1655,47 @@ static int smack_predict(const char *text, size_t len, struct smack_model *next)
 	}
 	if (next->live > SMACK_MAX_RULES)
 		return ENOSPC;
+	return 0;
+}
+
+/*
+ * Predicts a write and the close that follows it: the errno, the model
+ * after them in @next, and in *@applied whether the rules changed.  The
+ * complete lines apply at the write; a last line without a newline is kept
+ * (at most SMACK_MAX_TAIL bytes) and applies alone at the close.
+ */
+#define SMACK_MAX_TAIL 4096
+static int smack_predict(const char *text, size_t len, struct smack_model *next,
+			 bool *applied)
+{
+	const char *nl = len ? memrchr(text, '\n', len) : NULL;
+	const size_t head = nl ? (size_t)(nl - text) + 1 : 0;
+	struct smack_model mid;
+	int err;
+
+	*applied = false;
+	if (len <= SMACK_MAX_WRITE && len - head > SMACK_MAX_TAIL) {
+		memset(next, 0, sizeof(*next));
+		return EINVAL;
+	}
+	if (!head || head == len || len > SMACK_MAX_WRITE) {
+		err = smack_predict_lines(text, len, next, &sm);
+		*applied = !err;
+		return err;
+	}
+	err = smack_predict_lines(text, head, &mid, &sm);
+	if (err) {
+		*next = mid;
+		return err;
+	}
+	*applied = true;
+	err = smack_predict_lines(text + head, len - head, next, &mid);
+	if (err) {
+		smack_model_free(next);
+		*next = mid;
+		return err;
+	}
+	smack_model_free(&mid);
 	return 0;
 }
 
@@ -1682,7 +1726,8 @@ static void smack_try(const char *in, size_t len)
 {
 	static struct buf expect, back, again;
 	struct smack_model next;
-	const int want = smack_predict(in, len, &next);
+	bool applied;
+	const int want = smack_predict(in, len, &next, &applied);
 	const int got = write_policy(SMACK_NT, in, len);
 	int err;
 
@@ -1691,14 +1736,15 @@ static void smack_try(const char *in, size_t len)
 		mismatch(in, len, "write: %s, expected %s", err_name(got),
 			 err_name(want));
 	read_policy(SMACK_NT, &back);
-	if (got) {
+	if (got && !applied) {
 		if (back.len != smack_cur.len || memcmp(back.p, smack_cur.p, back.len))
 			mismatch(in, len, "a refused write (%s) changed the rules",
 				 err_name(got));
 		smack_model_free(&next);
 		return;
 	}
-	if (!want) {
+	if (!want || applied) {
+		/* Complete lines applied, even if the last line then failed. */
 		smack_model_free(&sm);
 		smack_copy(&sm, &next);
 		smack_render(&expect, &sm);

@@ -7,7 +7,8 @@
  * back from securityfs and compare, line by line, with what each operation
  * must produce:
  *	<op> <dir ino> <name> <inode ino or 0> <mode, octal> <flags>
- * where flags is 1 for a file system's own binding (LSM_NAME_FS_OWN), and
+ * where flags is 1 for a file system's own binding (LSM_NAME_FS_OWN) and
+ * has 2 for the second name of an exchange (LSM_NAME_EXCHANGE_SECOND), and
  * post_<op> lines add "<old dir ino> <old name>" for a rename.
  */
 #define _GNU_SOURCE
@@ -321,7 +322,8 @@ TEST_F(hooks, rename_exchange)
 	START();
 	ASSERT_EQ(0, renameat2(self->dfd, "a", self->dfd, "d", RENAME_EXCHANGE));
 	expect_line("exchange %lu d %lu 100644 0", self->dino, ia);
-	expect_line("exchange %lu a %lu 40700 0", self->dino, id);
+	/* The second name of an exchange: LSM_NAME_EXCHANGE_SECOND. */
+	expect_line("exchange %lu a %lu 40700 2", self->dino, id);
 	expect_line("post_exchange %lu d %lu 100644 0 %lu a", self->dino, ia,
 		    self->dino);
 	expect_line("post_exchange %lu a %lu 40700 0 %lu d", self->dino, id,

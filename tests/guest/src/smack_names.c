@@ -26,12 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest_util.h"
@@ -242,6 +244,55 @@ static int as_task(const char *subject, const char *path, enum op op)
 		if (set_task_label(subject) || drop_cap(CAP_MAC_OVERRIDE, 1))
 			_exit(255);
 		_exit(do_op(path, op));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* A binding made by a child: rename(from, to), or linkat of an O_TMPFILE. */
+struct bind {
+	const char *from;	/* NULL: an O_TMPFILE file in @dir */
+	const char *to;
+	const char *dir;
+	unsigned int flags;	/* renameat2() flags */
+	int proc;		/* link the O_TMPFILE through /proc/self/fd */
+};
+
+static int do_bind(const struct bind *b)
+{
+	char proc[64];
+	int fd, err = 0;
+
+	if (b->from)
+		return syscall(SYS_renameat2, AT_FDCWD, b->from, AT_FDCWD,
+			       b->to, b->flags) ? errno : 0;
+	fd = open(b->dir, O_TMPFILE | O_WRONLY, 0644);
+	if (fd < 0)
+		return errno;
+	if (write(fd, "x", 1) != 1)
+		err = errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!err && (b->proc ? linkat(AT_FDCWD, proc, AT_FDCWD, b->to,
+				      AT_SYMLINK_FOLLOW) :
+			       linkat(fd, "", AT_FDCWD, b->to, AT_EMPTY_PATH)))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* do_bind(@b) in a child labeled @subject without CAP_MAC_OVERRIDE. */
+static int bind_as(const char *subject, const struct bind *b)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		if (set_task_label(subject) || drop_cap(CAP_MAC_OVERRIDE, 1))
+			_exit(255);
+		_exit(do_bind(b));
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
@@ -800,17 +851,349 @@ TEST_F(names, object_types)
 	EXPECT_STREQ(self->B, label_of(P(self, "d/null")));
 }
 
-TEST_F(names, creation_time_only)
+/* rename(@from, @to) by @subject. */
+static int rename_as(const char *subject, const char *from, const char *to,
+		     unsigned int flags)
 {
-	ASSERT_EQ(0, nt_writef("%s %s linked %s\n%s %s renamed %s\n",
+	const struct bind b = { .from = from, .to = to, .flags = flags };
+
+	return bind_as(subject, &b);
+}
+
+/* An O_TMPFILE file in @dir, linked as @to by @subject. */
+static int tmpfile_as(const char *subject, const char *dir, const char *to,
+		      int proc)
+{
+	const struct bind b = { .dir = dir, .to = to, .proc = proc };
+
+	return bind_as(subject, &b);
+}
+
+/* passwd writes "shadow+" and renames it over "shadow". */
+TEST_F(names, rename_shadow_plus)
+{
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/shadow"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/shadow")));
+	ASSERT_EQ(0, nt_writef("%s %s shadow %s\n", self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/shadow+"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/shadow+")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/shadow+"),
+			       P(self, "d/shadow"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/shadow")));
+	EXPECT_NE(0, access(P(self, "d/shadow+"), F_OK));
+	/* Renamed onto a name without a rule: the label stays. */
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/shadow"),
+			       P(self, "d/shadow-"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/shadow-")));
+}
+
+/* dpkg unpacks "<name>.dpkg-new" and renames it; suffix rules apply too. */
+TEST_F(names, rename_dpkg_new_and_suffix)
+{
+	ASSERT_EQ(0, nt_writef("%s %s motd %s\n%s %s *.conf %s\n"
+			       "%s %s *.dpkg-new %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/motd.dpkg-new"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/app.conf.dpkg-new"), OP_FILE));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/motd.dpkg-new")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/motd.dpkg-new"),
+			       P(self, "d/motd"), 0));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/app.conf.dpkg-new"),
+			       P(self, "d/app.conf"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/motd")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/app.conf")));
+	/* Across directories: the rules of the new directory's label. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d2/x.tmp"), OP_FILE));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d2/x.tmp"),
+			       P(self, "d/x.conf"), 0));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/x.conf")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/x.conf"),
+			       P(self, "d2/y.conf"), 0));
+	EXPECT_STREQ(self->B, label_of(P(self, "d2/y.conf")));
+}
+
+/* systemd and glibc-based tools: O_TMPFILE, then linkat(). */
+TEST_F(names, tmpfile_linkat)
+{
+	ASSERT_EQ(0, nt_writef("%s %s empty-path %s\n%s %s via-proc %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	ASSERT_EQ(0, tmpfile_as(self->S, P(self, "d"), P(self, "d/empty-path"), 0));
+	ASSERT_EQ(0, tmpfile_as(self->S, P(self, "d"), P(self, "d/via-proc"), 1));
+	ASSERT_EQ(0, tmpfile_as(self->S, P(self, "d"), P(self, "d/no-rule"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/empty-path")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/via-proc")));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/no-rule")));
+}
+
+/* A file with more than one name keeps its label; so does link(). */
+TEST_F(names, links_keep_label)
+{
+	ASSERT_EQ(0, nt_writef("%s %s linked %s\n%s %s moved %s\n",
 			       self->S, self->D, self->A,
 			       self->S, self->D, self->A));
-	/* An O_TMPFILE file has no name when it is created. */
-	ASSERT_EQ(0, as_task(self->S, P(self, "d/linked"), OP_TMPFILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/file"), OP_FILE));
+	ASSERT_EQ(0, link(P(self, "d/file"), P(self, "d/linked")));
 	EXPECT_STREQ(self->S, label_of(P(self, "d/linked")));
-	/* Renaming onto a rule's name does not relabel. */
-	ASSERT_EQ(0, as_task(self->S, P(self, "d/renamed"), OP_RENAME));
-	EXPECT_STREQ(self->S, label_of(P(self, "d/renamed")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/file"), P(self, "d/moved"), 0));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/moved")));
+	/* With one link left, a rename relabels. */
+	ASSERT_EQ(0, unlink(P(self, "d/linked")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/moved"), P(self, "d/m2"), 0));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/m2"), P(self, "d/moved"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/moved")));
+}
+
+/* How many lines of the kernel log contain @text. */
+static int kmsg_count(const char *text)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf, *p;
+	int n = 0, len;
+
+	if (size <= 0)
+		return -1;
+	buf = calloc(1, size + 1);
+	if (!buf)
+		return -1;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (len < 0) {
+		free(buf);
+		return -1;
+	}
+	for (p = buf; (p = strstr(p, text)); p += strlen(text))
+		n++;
+	free(buf);
+	return n;
+}
+
+/* Without write access to the rule's label: label kept, rename done. */
+TEST_F(names, rename_without_permission)
+{
+	char secret[64], rule[256];
+	int i;
+
+	/* Audit records reach the log through printk_ratelimit(). */
+	write_file("/proc/sys/kernel/printk_ratelimit_burst", "10000", 5);
+	snprintf(secret, sizeof(secret), "%sX", self->tag);
+	snprintf(rule, sizeof(rule), "%s %s r\n", self->S, secret);
+	ASSERT_EQ(0, write_file(LOAD2_PATH, rule, strlen(rule)));
+	ASSERT_EQ(0, nt_writef("%s %s secret %s\n%s %s secret2 %s\n"
+			       "%s %s opened %s\n",
+			       self->S, self->D, secret,
+			       self->S, self->D, secret,
+			       self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/secret.tmp"), OP_FILE));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/secret.tmp"),
+			       P(self, "d/secret"), 0));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/secret")));
+	EXPECT_NE(0, access(P(self, "d/secret.tmp"), F_OK));
+	ASSERT_EQ(0, tmpfile_as(self->S, P(self, "d"), P(self, "d/secret2"), 0));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/secret2")));
+	/* Both denials are audited, with the rule's label as the object. */
+	snprintf(rule, sizeof(rule),
+		 "fn=smack_inode_name action=denied subject=\"%s\" object=\"%s\"",
+		 self->S, secret);
+	/* kauditd writes them to the log a little later. */
+	for (i = 0; i < 40 && kmsg_count(rule) < 2; i++)
+		usleep(50000);
+	EXPECT_EQ(2, kmsg_count(rule));
+	/* With write access it is relabeled. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/opened.tmp"), OP_FILE));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/opened.tmp"),
+			       P(self, "d/opened"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/opened")));
+}
+
+TEST_F(names, rename_directory)
+{
+	ASSERT_EQ(0, nt_writef("%s %s conf.d %s\n%s %s *.d %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D2, self->B));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/conf.d.new"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/conf.d.new/inside"), OP_FILE));
+	EXPECT_STREQ(self->S, label_of(P(self, "d/conf.d.new")));
+	/* In the same directory (vfs_rename() leaves it unlocked). */
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/conf.d.new"),
+			       P(self, "d/conf.d"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/conf.d")));
+	EXPECT_FALSE(transmutes(P(self, "d/conf.d")));
+	/* What is inside keeps its label. */
+	EXPECT_STREQ(self->S, label_of(P(self, "d/conf.d/inside")));
+	/* Into another directory. */
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/other"), OP_DIR));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/other"),
+			       P(self, "d2/x.d"), 0));
+	EXPECT_STREQ(self->B, label_of(P(self, "d2/x.d")));
+}
+
+TEST_F(names, rename_exchange)
+{
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/left"), OP_FILE));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/right"), OP_DIR));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d2/far"), OP_FILE));
+	ASSERT_EQ(0, nt_writef("%s %s left %s\n%s %s right %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	/* Each side takes the label of the name it lands on. */
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/left"), P(self, "d/right"),
+			       RENAME_EXCHANGE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/left")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/right")));
+	EXPECT_FALSE(transmutes(P(self, "d/left")));
+	/*
+	 * Across directories: the file labeled S lands on "right" and takes
+	 * B; the one labeled B lands on a name without a rule and keeps it.
+	 */
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/right"), P(self, "d2/far"),
+			       RENAME_EXCHANGE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/right")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d2/far")));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/right"), P(self, "d2/far"),
+			       RENAME_EXCHANGE));
+	EXPECT_STREQ(self->B, label_of(P(self, "d2/far")));
+}
+
+/* Names with special bytes, written with escapes, on rename. */
+TEST_F(names, rename_special_names)
+{
+	static const char *const names[] = { "a b", "back\\slash", "*star" };
+	char from[PATH_MAX], to[PATH_MAX];
+	unsigned int i;
+
+	ASSERT_EQ(0, nt_writef("%s %s a\\x20b %s\n%s %s back\\\\slash %s\n"
+			       "%s %s \\x2astar %s\n%s %s *star %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B,
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A));
+	for (i = 0; i < 3; i++) {
+		snprintf(from, sizeof(from), "%s/d/tmp%u", self->dir, i);
+		snprintf(to, sizeof(to), "%s/d/%s", self->dir, names[i]);
+		ASSERT_EQ(0, as_task(self->S, from, OP_FILE));
+		ASSERT_EQ(0, rename_as(self->S, from, to, 0));
+	}
+	EXPECT_STREQ(self->A, label_of(P(self, "d/a b")));
+	EXPECT_STREQ(self->B, label_of(P(self, "d/back\\slash")));
+	/* The exact name beats the suffix "star" that it also ends with. */
+	EXPECT_STREQ(self->C, label_of(P(self, "d/*star")));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/tmp9"), OP_FILE));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/tmp9"), P(self, "d/lodestar"), 0));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/lodestar")));
+}
+
+/*
+ * overlayfs: the rule is looked up with the name and directory on the
+ * overlay, also for a file created over a whiteout, which overlayfs
+ * creates in its work directory under a temporary name.
+ */
+TEST_F(names, overlay)
+{
+	char opts[4 * PATH_MAX];
+	int fd;
+
+	/* An overlay's root has the file system's root label: use a subdir. */
+	ASSERT_EQ(0, mkdir(P(self, "lower"), 0777));
+	ASSERT_EQ(0, mkdir(P(self, "lower/sub"), 0777));
+	ASSERT_EQ(0, mkdir(P(self, "upper"), 0777));
+	ASSERT_EQ(0, mkdir(P(self, "work"), 0777));
+	ASSERT_EQ(0, mkdir(P(self, "merged"), 0777));
+	set_dir_label(_metadata, P(self, "lower/sub"), self->D, 0);
+	fd = open(P(self, "lower/sub/gone"), O_CREAT | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, nt_writef("%s %s fresh %s\n%s %s gone %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 P(self, "lower"), P(self, "upper"), P(self, "work"));
+	ASSERT_EQ(0, mount("overlay", P(self, "merged"), "overlay", 0, opts)) {
+		TH_LOG("mount overlay: %s", strerror(errno));
+	}
+	EXPECT_STREQ(self->D, label_of(P(self, "merged/sub")));
+	/* Leaves a whiteout on the upper layer. */
+	EXPECT_EQ(0, unlink(P(self, "merged/sub/gone")));
+	EXPECT_EQ(0, as_task(self->S, P(self, "merged/sub/fresh"), OP_FILE));
+	EXPECT_EQ(0, as_task(self->S, P(self, "merged/sub/gone"), OP_FILE));
+	EXPECT_EQ(0, as_task(self->S, P(self, "merged/sub/plain"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "merged/sub/fresh")));
+	EXPECT_STREQ(self->B, label_of(P(self, "merged/sub/gone")));
+	EXPECT_STREQ(self->S, label_of(P(self, "merged/sub/plain")));
+	ASSERT_EQ(0, umount(P(self, "merged")));
+	EXPECT_STREQ(self->B, label_of(P(self, "upper/sub/gone")));
+	EXPECT_STREQ(self->A, label_of(P(self, "upper/sub/fresh")));
+}
+
+/*
+ * A rule written in two write() calls cut in the middle of a line is
+ * applied whole, once its newline comes; a last line without one, when the
+ * file is closed; a cut rule is never applied as far as it went.
+ */
+TEST_F(names, split_writes)
+{
+	char *line, *got, *want;
+	size_t cut;
+	int fd;
+
+	ASSERT_LE(0, asprintf(&line, "%s %s split %s\n", self->S, self->D,
+			      self->A));
+	/* Cut inside the label: "<tag>" alone would be a valid label. */
+	cut = strlen(line) - 3;
+	fd = open(NT_PATH, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)cut, write(fd, line, cut));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ("", got);
+	free(got);
+	ASSERT_EQ((ssize_t)strlen(line + cut), write(fd, line + cut,
+						     strlen(line + cut)));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ(line, got);
+	free(got);
+	EXPECT_EQ(0, close(fd));
+
+	/* Byte by byte, the last line without a newline: applied at close. */
+	free(line);
+	ASSERT_LE(0, asprintf(&line, "%s %s bytes %s", self->S, self->D,
+			      self->B));
+	fd = open(NT_PATH, O_WRONLY);
+	ASSERT_LE(0, fd);
+	for (cut = 0; line[cut]; cut++)
+		ASSERT_EQ(1, write(fd, line + cut, 1));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	EXPECT_EQ(NULL, strstr(got, " bytes "));
+	free(got);
+	EXPECT_EQ(0, close(fd));
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s split %s\n%s\n", self->S, self->D,
+			      self->A, line));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+
+	/* A malformed last line fails the close, and changes nothing. */
+	fd = open(NT_PATH, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(3, write(fd, "a/b", 3));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EINVAL, errno);
+	got = nt_lines(self->tag);
+	ASSERT_NE(NULL, got);
+	ASSERT_LE(0, asprintf(&want, "%s %s split %s\n%s\n", self->S, self->D,
+			      self->A, line));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+	free(line);
+
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/split"), OP_FILE));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/split")));
 }
 
 TEST_F(names, label_is_enforced)
@@ -1009,6 +1392,16 @@ TEST_F(names, persist)
 	ASSERT_EQ(0, as_task(self->S, P(self, "t/null"), OP_CHR));
 	ASSERT_EQ(0, as_task(self->S, P(self, "t/plain"), OP_FILE));
 	ASSERT_EQ(0, as_task(self->S, P(self, "t/plaindir"), OP_DIR));
+	/* Labels given by a rename and by the link of an O_TMPFILE file. */
+	ASSERT_EQ(0, nt_writef("%s %s renamed %s\n%s %s tmpfile %s\n",
+			       self->S, self->D, self->C,
+			       self->S, self->D, self->A));
+	ASSERT_EQ(0, as_task(self->S, P(self, "d/renamed.tmp"), OP_FILE));
+	ASSERT_EQ(0, rename_as(self->S, P(self, "d/renamed.tmp"),
+			       P(self, "d/renamed"), 0));
+	ASSERT_EQ(0, tmpfile_as(self->S, P(self, "d"), P(self, "d/tmpfile"), 1));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/renamed")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/tmpfile")));
 
 	ASSERT_EQ(0, umount(mnt)) {
 		TH_LOG("umount %s: %s", mnt, strerror(errno));
@@ -1027,6 +1420,8 @@ TEST_F(names, persist)
 	EXPECT_STREQ(self->D, label_of(P(self, "t/plaindir")));
 	EXPECT_TRUE(transmutes(P(self, "t/plaindir")));
 	EXPECT_STREQ(self->D, label_of(P(self, "t")));
+	EXPECT_STREQ(self->C, label_of(P(self, "d/renamed")));
+	EXPECT_STREQ(self->A, label_of(P(self, "d/tmpfile")));
 }
 
 /*
@@ -1132,14 +1527,92 @@ TEST_F(bad, rejected)
 	free(text);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * "smack_names --bench N SECONDS": loads N rules in one write, removes them
+ * in one write, then loads them one rule a write through one open file and
+ * through one open() per rule, each for at most SECONDS; prints the times.
+ */
+static int bench(unsigned int n, double limit_ms)
+{
+	static const char *const how[] = { "one-fd", "open-per-rule" };
+	size_t cap = (size_t)n * 24 + 1, used = 0;
+	char *buf = malloc(cap), line[64];
+	unsigned int i, pass, loaded;
+	double t0, t;
+	int fd, err;
+
+	if (!buf)
+		return 1;
+	for (i = 0; i < n; i++)
+		used += snprintf(buf + used, cap - used, "bS bD n%u bL\n", i);
+	t0 = now_ms();
+	err = write_file(NT_PATH, buf, used);
+	printf("# bench: one write of %u rules (%zu bytes): %s, %.0f ms\n", n,
+	       used, err ? strerror(err) : "ok", now_ms() - t0);
+	used = 0;
+	for (i = 0; i < n; i++)
+		used += snprintf(buf + used, cap - used, "bS bD n%u -\n", i);
+	t0 = now_ms();
+	err = write_file(NT_PATH, buf, used);
+	printf("# bench: one write removing them: %s, %.0f ms\n",
+	       err ? strerror(err) : "ok", now_ms() - t0);
+	for (pass = 0; pass < 2; pass++) {
+		fd = pass ? -1 : open(NT_PATH, O_WRONLY);
+		t0 = now_ms();
+		t = 0;
+		for (i = 0, err = 0; i < n && !err; i++) {
+			int len = snprintf(line, sizeof(line), "bS bD n%u bL\n", i);
+
+			if (pass)
+				err = write_file(NT_PATH, line, len);
+			else if (write(fd, line, len) != len)
+				err = errno;
+			if (i % 256 == 255 && (t = now_ms() - t0) > limit_ms) {
+				i++;
+				break;
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+		t = now_ms() - t0;
+		printf("# bench: %u writes of one rule (%s): %s, %.0f ms%s\n", i,
+		       how[pass], err ? strerror(err) : "ok", t,
+		       i < n ? " (stopped at the time limit)" : "");
+		/* Remove what was loaded, in one write. */
+		if (err)
+			i--;
+		loaded = i;
+		used = 0;
+		for (i = 0; i < loaded; i++)
+			used += snprintf(buf + used, cap - used, "bS bD n%u -\n", i);
+		err = used ? write_file(NT_PATH, buf, used) : 0;
+		if (err)
+			printf("# bench: removal: %s\n", strerror(err));
+	}
+	free(buf);
+	fflush(stdout);
+	return 0;
+}
+
 /*
  * "smack_names --label PATH..." prints each PATH and its Smack label (for
- * demos: busybox has no getfattr); otherwise the tests run.
+ * demos: busybox has no getfattr); "smack_names --bench N SECONDS" times
+ * rule loads; otherwise the tests run.
  */
 int main(int argc, char **argv)
 {
 	int i;
 
+	if (argc > 3 && !strcmp(argv[1], "--bench"))
+		return bench(strtoul(argv[2], NULL, 0), atof(argv[3]) * 1e3);
 	if (argc > 1 && !strcmp(argv[1], "--label")) {
 		for (i = 2; i < argc; i++)
 			printf("%s %s\n", argv[i], label_of(argv[i]));
