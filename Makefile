@@ -35,8 +35,9 @@ pristine: tree
 policies: deps
 	@$(S)/selinux-policy.sh
 
-## initramfs: busybox + guest init + static test programs + policies
-initramfs: tree policies
+## initramfs: busybox + guest init + static test programs (BPF ones built
+## against the test kernel's BTF) + policies
+initramfs: kernel policies
 	@$(S)/initramfs.sh
 
 ## checkpatch: checkpatch --strict on every patch

@@ -11,6 +11,7 @@ packages=(
 	cpio xz-utils perl git qemu-system-x86 busybox-static libsepol-dev
 	checkpolicy e2fsprogs ccache sparse shellcheck python3 python3-ply python3-git
 	selinux-policy-default libcap-dev
+	clang llvm libbpf-dev bpftool dwarves zlib1g-dev libzstd-dev
 	"$@"
 )
 

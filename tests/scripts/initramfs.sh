@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build the guest initramfs: busybox-static, tests/guest/{init,lib.sh,suites}
 # and static test programs built from tests/guest/src/*.c and from the
-# kernel tree's kselftests (guest-selftests.sh, upstream-selftests.sh).
+# kernel tree's kselftests (guest-selftests.sh, upstream-selftests.sh) and
+# BPF selftests (guest-bpf.sh).  A program of tests/guest/src that includes
+# a BPF skeleton ("*.skel.h") is linked with libbpf.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -15,17 +17,26 @@ selftests=$KSRC/tools/testing/selftests
 
 # -Wno-clobbered -Wno-unused-parameter: for kselftest_harness.h itself.
 build_programs() {
-	local src bin
+	local src bin skel
+	local -a bpf
 	mkdir -p "$bindir"
+	# First: the skeletons some programs include.
+	"$ROOT/tests/scripts/guest-bpf.sh" "$bindir"
 	for src in "$ROOT"/tests/guest/src/*.c; do
 		bin=$bindir/$(basename "$src" .c)
 		# GUEST_ONLY="prog ...": build only these programs.
 		if [ -n "${GUEST_ONLY:-}" ] && [[ " $GUEST_ONLY " != *" $(basename "$src" .c) "* ]]; then
 			continue
 		fi
-		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ]; then
+		bpf=()
+		skel=$(sed -n 's/^#include "\(.*\.skel\.h\)"$/\1/p' "$src" | head -n1)
+		if [ -n "$skel" ]; then
+			bpf=(-I"$BUILD/bpf" -I"$selftests/bpf" -lbpf -lelf -lz -lzstd)
+		fi
+		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ] ||
+			{ [ -n "$skel" ] && [ "$BUILD/bpf/$skel" -nt "$bin" ]; }; then
 			gcc -static -O2 -Wall -Wextra -Werror -Wno-clobbered -Wno-unused-parameter -I"$selftests" \
-				-o "$bin" "$src" -lpthread
+				-o "$bin" "$src" "${bpf[@]}" -lpthread
 		fi
 	done
 	if [ -x "$ROOT/tests/scripts/guest-selftests.sh" ]; then

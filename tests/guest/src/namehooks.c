@@ -2,14 +2,15 @@
 /*
  * The name hooks fire for every name binding, with the right arguments.
  *
- * Needs the nametrace test LSM (lsm=...,nametrace): it records the
- * inode_name and inode_post_name calls of one process, which we read
- * back from securityfs and compare, line by line, with what each operation
- * must produce:
+ * Needs the BPF LSM (lsm=...,bpf): the BPF selftest program
+ * progs/lsm_inode_name_trace.c of the series records the inode_name and
+ * inode_post_name calls of one process into a ring buffer, which we read
+ * back and compare, line by line, with what each operation must produce:
  *	<op> <dir ino> <name> <inode ino or 0> <mode, octal> <flags>
  * where flags is 1 for a file system's own binding (LSM_NAME_FS_OWN) and
  * has 2 for the second name of an exchange (LSM_NAME_EXCHANGE_SECOND), and
- * post_<op> lines add "<old dir ino> <old name>" for a rename.
+ * post_<op> lines add "<old dir ino> <old name>" for a rename.  Names are
+ * written in the escaped form of the core's name library (escape() below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,15 +28,17 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "kselftest_harness.h"
+#include "lsm_inode_name.h"
+#include "lsm_inode_name_trace.skel.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)
 #define RENAME_WHITEOUT (1 << 2)
 #endif
-
-#define TRACE "/sys/kernel/security/nametrace/"
 
 FIXTURE(hooks) {
 	char dir[PATH_MAX];
@@ -52,34 +55,120 @@ static unsigned long ino_at(int dfd, const char *name)
 	return st.st_ino;
 }
 
-static int trace_pid(pid_t pid)
-{
-	char buf[32];
-	int fd = open(TRACE "pid", O_WRONLY);
-	int len, ret;
+static const char *escape(const char *name);
 
-	if (fd < 0)
+/*
+ * The recording program, loaded and attached once when the program starts;
+ * each test runs in a child of the harness, which inherits the link, the
+ * ring buffer and the program's global data (mapped shared).
+ */
+static struct lsm_inode_name_trace *trace_skel;
+static struct ring_buffer *trace_rb;
+static char trace_error[128];
+static char trace_log[16384];
+static size_t trace_len;
+
+static const char *const op_names[] = {
+	"create", "mkdir", "mknod", "symlink", "link", "tmpfile", "rename",
+	"exchange", "whiteout",
+};
+
+static void __attribute__((format(printf, 1, 2))) log_add(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (trace_len >= sizeof(trace_log) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(trace_log + trace_len, sizeof(trace_log) - trace_len,
+		      fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		trace_len += n;
+	if (trace_len > sizeof(trace_log) - 1)
+		trace_len = sizeof(trace_log) - 1;
+}
+
+static const char *escape_len(const char *name, unsigned int len)
+{
+	char buf[LSM_INODE_NAME_MAX];
+
+	if (len > sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return escape(buf);
+}
+
+/* One ring-buffer record: one line of the log. */
+static int trace_event(void *ctx, void *data, size_t size)
+{
+	const struct lsm_inode_name_event *e = data;
+
+	if (size < sizeof(*e))
+		return -EINVAL;
+	log_add("%s%s %llu %s %llu %o %u", e->post ? "post_" : "",
+		e->op < sizeof(op_names) / sizeof(op_names[0]) ?
+		op_names[e->op] : "?", (unsigned long long)e->dir_ino,
+		escape_len(e->name, e->len), (unsigned long long)e->ino,
+		e->mode, e->flags);
+	if (e->post && e->old_len)
+		log_add(" %llu %s", (unsigned long long)e->old_dir_ino,
+			escape_len(e->old_name, e->old_len));
+	log_add("\n");
+	return 0;
+}
+
+static void __attribute__((constructor)) trace_load(void)
+{
+	int err;
+
+	trace_skel = lsm_inode_name_trace__open_and_load();
+	if (!trace_skel) {
+		snprintf(trace_error, sizeof(trace_error),
+			 "loading the recording program: %s", strerror(errno));
+		return;
+	}
+	err = lsm_inode_name_trace__attach(trace_skel);
+	if (!err)
+		trace_rb = ring_buffer__new(bpf_map__fd(trace_skel->maps.events),
+					    trace_event, NULL, NULL);
+	if (err || !trace_rb) {
+		snprintf(trace_error, sizeof(trace_error),
+			 "attaching the recording program (is bpf in lsm=?): %s",
+			 strerror(err ? -err : errno));
+		lsm_inode_name_trace__destroy(trace_skel);
+		trace_skel = NULL;
+	}
+}
+
+/* Start a new log of the calling process's bindings. */
+static int trace_start(void)
+{
+	if (!trace_skel)
 		return -1;
-	len = snprintf(buf, sizeof(buf), "%d", pid);
-	ret = write(fd, buf, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
+	trace_skel->bss->target_tgid = 0;
+	trace_len = 0;
+	ring_buffer__consume(trace_rb);	/* drop what an earlier test left */
+	trace_len = 0;
+	trace_log[0] = '\0';
+	trace_skel->bss->lost = 0;
+	trace_skel->bss->target_tgid = getpid();
+	return 0;
 }
 
 /* Stop recording and return the log (static buffer). */
 static const char *trace_stop(void)
 {
-	static char log[16384];
-	ssize_t n;
-	int fd;
-
-	fd = open(TRACE "log", O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, log, sizeof(log) - 1);
-	if (fd >= 0)
-		close(fd);
-	log[n < 0 ? 0 : n] = '\0';
-	trace_pid(0);
-	return log;
+	if (!trace_skel)
+		return "";
+	trace_skel->bss->target_tgid = 0;
+	ring_buffer__consume(trace_rb);
+	if (trace_skel->bss->lost)
+		log_add("lost %llu\n", (unsigned long long)trace_skel->bss->lost);
+	trace_log[trace_len] = '\0';
+	return trace_log;
 }
 
 /* Build the expected log from printf-style lines, one per argument set. */
@@ -109,8 +198,8 @@ FIXTURE_SETUP(hooks)
 	const char *base = getenv("TEST_DIR");
 
 	ASSERT_NE(NULL, base);
-	ASSERT_EQ(0, access(TRACE "log", R_OK)) {
-		TH_LOG("the nametrace test LSM is not active");
+	ASSERT_NE(NULL, trace_skel) {
+		TH_LOG("%s", trace_error);
 	}
 	umask(0);
 	snprintf(self->dir, sizeof(self->dir), "%s/hooks.XXXXXX", base);
@@ -125,14 +214,14 @@ FIXTURE_TEARDOWN(hooks)
 {
 	char cmd[PATH_MAX + 16];
 
-	trace_pid(0);
+	trace_stop();
 	close(self->dfd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
 	if (system(cmd))
 		TH_LOG("cleanup of %s failed", self->dir);
 }
 
-#define START() ASSERT_EQ(0, trace_pid(getpid()))
+#define START() ASSERT_EQ(0, trace_start())
 #define CHECK() EXPECT_STREQ(expected, trace_stop())
 
 static void touch(struct __test_metadata *const _metadata, int dfd,
