@@ -50,6 +50,17 @@ function rel(c1, c2, o, k) {
 
 function have(c) { return (c in seen) }
 
+# The operation and name where c's worst-boot ratio is furthest from 1:
+# sets worst (the distance), wq (the ratio), wop and wo[1], wo[2].
+function plumbing(c,    i, j, q, d) {
+	worst = 0; wop = ""
+	for (i = 1; i <= nops; i++) for (j = 1; j <= 2; j++) {
+		q = wratio(c, ops[i], cases[j]); if (q == "") continue
+		d = q - 1; if (d < 0) d = -d
+		if (d >= worst) { worst = d; wop = ops[i] " " cases[j]; wq = q; wo[1] = ops[i]; wo[2] = cases[j] }
+	}
+}
+
 NR == 1 { next }
 {
 	c = $1
@@ -172,21 +183,11 @@ END {
 	print "| target | figure | met |"
 	print "| --- | --- | --- |"
 	if (have("plain") && have("pristine")) {
-		worst = 0; wop = ""
-		for (i = 1; i <= nops; i++) for (j = 1; j <= 2; j++) {
-			q = wratio("plain", ops[i], cases[j]); if (q == "") continue
-			d = q - 1; if (d < 0) d = -d
-			if (d >= worst) { worst = d; wop = ops[i] " " cases[j]; wq = q; wo[1] = ops[i]; wo[2] = cases[j] }
-		}
+		plumbing("plain")
 		printf "| plumbing alone (plain vs pristine) within 1%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("plain", wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
 	} else print "| plumbing alone within 1% | not measured | – |"
 	if (have("bpf") && have("pristinebpf")) {
-		worst = 0; wop = ""
-		for (i = 1; i <= nops; i++) for (j = 1; j <= 2; j++) {
-			q = wratio("bpf", ops[i], cases[j]); if (q == "") continue
-			d = q - 1; if (d < 0) d = -d
-			if (d >= worst) { worst = d; wop = ops[i] " " cases[j]; wq = q; wo[1] = ops[i]; wo[2] = cases[j] }
-		}
+		plumbing("bpf")
 		printf "| plumbing alone with the BPF LSM in lsm= (bpf vs pristinebpf, no program) within 1%%, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("bpf", wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
 	} else print "| plumbing alone with the BPF LSM in lsm= within 1% | not measured | – |"
 	if (have("bpfgate") && have("namegate-10")) {
