@@ -53,15 +53,12 @@ check-bisect: tree
 	@$(S)/check-bisect.sh
 
 ## check: everything, every suite; closing line "N passed, N failed"
-check: kernel pristine initramfs
+check: kernel initramfs
 	@$(S)/check.sh
 
 ## check-<suite>: one suite (see tests/suites.conf)
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
-
-# The upstream suite compares with the pristine kernel.
-check-upstream: pristine
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
 check-debug: tree initramfs

@@ -2,6 +2,11 @@
 # Run the style checks (checkpatch, kernel-doc, sparse, shellcheck) and the given suites (default: all of
 # tests/suites.conf); print a table and a closing "N passed, N failed".
 #   check.sh [--no-checkpatch] [SUITE...]
+# The boots run side by side, as many at once as there are CPUs
+# (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
+# with qemu.smp=N takes N of them, so the stress boots run alone.  When a
+# boot needs the pristine kernel (kernel=pristine), it is built in the same
+# pool on one CPU (tests/scripts/pristine.sh) while the other boots run.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -21,20 +26,102 @@ fi
 mkdir -p "$logdir"
 : > "$logdir/results.txt"
 
-if [ "$do_checkpatch" = 1 ]; then
-	"$ROOT/tests/scripts/check-style.sh" || true
-fi
+# The pool: $free of $slots CPUs are free; slots_of[PID] is what job PID took.
+slots=${CHECK_JOBS:-$(nproc)}
+free=$slots
+declare -A slots_of=()
+# reap: wait for any job to end and give its CPUs back.
+reap() {
+	local pid
+	wait -n -p pid || true
+	[ -n "${pid:-}" ] || return 0
+	free=$((free + ${slots_of[$pid]:-0}))
+	unset "slots_of[$pid]"
+}
+# start N CMD...: run CMD in the background once N CPUs are free.
+start() {
+	local n=$(($1 > slots ? slots : $1))
+	shift
+	while [ "$free" -lt "$n" ]; do reap; done
+	"$@" &
+	slots_of[$!]=$n
+	free=$((free - n))
+}
+
+# run_boot BOOT: one boot; a boot that could not start (no kernel, no
+# initramfs) wrote no result: it fails, and so does its comparison below.
+run_boot() {
+	"$ROOT/tests/scripts/run-suite.sh" "$1" || true
+	grep -q "^$1 " "$logdir/results.txt" ||
+		echo "$1 0 1 0 fail 0" >> "$logdir/results.txt"
+}
+
+# The boots to run, longest first (the time limit stands for the length),
+# those with several CPUs before the others.
+boots=()
 for s in "${suites[@]}"; do
-	boots=$(awk -v s="$s" '!/^#/ && $2 == s { print $1 }' "$conf")
-	[ -n "$boots" ] || die "no suite '$s' in tests/suites.conf"
-	for b in $boots; do
-		"$ROOT/tests/scripts/run-suite.sh" "$b" || true
-		# A boot that could not start (no kernel, no initramfs) wrote
-		# no result: it fails, and so does its comparison below.
-		grep -q "^$b " "$logdir/results.txt" ||
-			echo "$b 0 1 0 fail 0" >> "$logdir/results.txt"
-	done
+	awk -v s="$s" '!/^#/ && $2 == s { found = 1 } END { exit !found }' "$conf" ||
+		die "no suite '$s' in tests/suites.conf"
 done
+mapfile -t boots < <(awk -v list=" ${suites[*]} " '!/^#/ && NF && index(list, " " $2 " ") {
+		smp = 1
+		for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) { smp = substr($i, 10) + 0 }
+		printf "%d %d %s\n", smp, $4, $1
+	}' "$conf" | sort -k1,1nr -k2,2nr | awk '{ print $3 }')
+pristine_boots=()
+for b in "${boots[@]}"; do
+	if awk -v b="$b" '$1 == b && / kernel=pristine/ { f = 1 } END { exit !f }' "$conf"; then
+		pristine_boots+=("$b")
+	fi
+done
+
+# side_jobs: after the boots that need every CPU, the pristine kernel (on
+# one CPU; its boots come last) and the style checks go along with the
+# single-CPU boots.
+pristine_done=$logdir/.pristine-built
+rm -f "$pristine_done"
+build_pristine() {
+	local rc=0
+	KBUILD_JOBS=1 "$ROOT/tests/scripts/pristine.sh" > "$logdir/pristine-build.log" 2>&1 || rc=$?
+	echo "$rc" > "$pristine_done"
+}
+style() { "$ROOT/tests/scripts/check-style.sh" || true; }
+side_jobs() {
+	[ -z "${side_started:-}" ] || return 0
+	side_started=1
+	if [ ${#pristine_boots[@]} -gt 0 ] && [ -z "${PRISTINE_KERNEL:-}" ]; then
+		start 1 build_pristine
+	else
+		echo 0 > "$pristine_done"
+	fi
+	if [ "$do_checkpatch" = 1 ]; then
+		start 1 style
+	fi
+}
+for b in "${boots[@]}"; do
+	case " ${pristine_boots[*]} " in *" $b "*) continue ;; esac
+	smp=$(awk -v b="$b" '$1 == b { for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) print substr($i, 10) + 0 }' "$conf")
+	[ "${smp:-1}" -ge 2 ] || side_jobs
+	start "${smp:-1}" run_boot "$b"
+done
+side_jobs
+# The pristine boots wait for their kernel; if it did not build, they fail.
+if [ ${#pristine_boots[@]} -gt 0 ]; then
+	while [ ! -s "$pristine_done" ] && [ ${#slots_of[@]} -gt 0 ]; do reap; done
+	if [ "$(cat "$pristine_done" 2>/dev/null)" = 0 ]; then
+		for b in "${pristine_boots[@]}"; do
+			start 1 run_boot "$b"
+		done
+	else
+		msg "the pristine kernel did not build (see $logdir/pristine-build.log)"
+		tail -n 20 "$logdir/pristine-build.log" >&2 || true
+		for b in "${pristine_boots[@]}"; do
+			echo "$b 0 1 0 fail 0" >> "$logdir/results.txt"
+		done
+	fi
+fi
+while [ ${#slots_of[@]} -gt 0 ]; do reap; done
+rm -f "$pristine_done"
 
 # Boots judged by comparison: each boot B with a boot B-pristine (the same
 # suite on the kernel without the series) must have the same results;
@@ -61,8 +148,22 @@ if [ ${#pairs[@]} -gt 0 ]; then
 	"$ROOT/tests/scripts/upstream-report.sh" "${pairs[@]}" > "$logdir/upstream.md" 2>&1 || true
 fi
 
+# The table, in the order of tests/suites.conf (the boots ended in any order).
 echo
-awk '
+awk -v conf="$conf" '
+BEGIN {
+	n = 0
+	order["checkpatch"] = n++; order["style"] = n++
+	while ((getline line < conf) > 0) {
+		if (line ~ /^#/ || split(line, w) == 0) continue
+		if (!(w[1] in order)) order[w[1]] = n++
+	}
+}
+{
+	k = $1; sub(/=pristine$/, "", k)
+	key = (k in order ? order[k] : n) * 2 + ($1 ~ /=pristine$/)
+	printf "%06d %s\n", key, $0
+}' "$logdir/results.txt" | sort -s -k1,1n | cut -d' ' -f2- | awk '
 BEGIN { printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
 {
 	printf "%-26s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
@@ -77,4 +178,4 @@ END {
 	print ""
 	printf "%d passed, %d failed\n", p, f
 	exit (f > 0 || NR == 0)
-}' "$logdir/results.txt"
+}'

@@ -79,6 +79,6 @@ exec 9>"${KBUILD_LOCK:-/tmp/namegate-kbuild.lock}"
 flock 9
 configure
 msg "building $(basename "$src") in $obj"
-kmake -j"$(nproc)" bzImage
+kmake -j"${KBUILD_JOBS:-$(nproc)}" bzImage
 cp "$obj/arch/x86/boot/bzImage" "$out"
 msg "kernel ready: $out"
