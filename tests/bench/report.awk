@@ -12,8 +12,23 @@ function fmt(x) {
 function pct(r) { return sprintf("%+.2f%%", (r - 1) * 100) }
 
 # The pristine configuration with the same lsm= as c: pristinebpf for the
-# configurations with the BPF LSM (bpf, bpfgate), else pristine.
-function base(c) { return (c ~ /^bpf/ && have("pristinebpf")) ? "pristinebpf" : "pristine" }
+# configurations with the BPF LSM (bpf, bpfgate), pristinelong (the same
+# NAME_MAX-byte name) for namegatelong, else pristine.
+function base(c) {
+	if (c ~ /^bpf/ && have("pristinebpf")) return "pristinebpf"
+	if (c ~ /^namegatelong/ && have("pristinelong")) return "pristinelong"
+	return "pristine"
+}
+
+# The operation where c's worst-boot ratio for the name no rule matches is
+# furthest above 1: sets worst (the ratio minus 1), wq and wop.
+function worst_nomatch(c,    i, q) {
+	worst = -1; wop = ""
+	for (i = 1; i <= nops; i++) {
+		q = wratio(c, ops[i], "nomatch"); if (q == "") continue
+		if (q - 1 >= worst) { worst = q - 1; wop = ops[i]; wq = q }
+	}
+}
 
 # Time of (config, op, case) relative to the pristine kernel with the same
 # lsm=, each divided by the calibration loop of its own boot (a no-op under
@@ -67,6 +82,12 @@ NR == 1 { next }
 	if (!(c in seen)) { seen[c] = 1; order[++nconf] = c }
 	if ($2 == "calib") { calib[c] = $4; next }
 	if ($2 ~ /^load/) { load[c, $2] = $4; loadlines[c] = $8; next }
+	if (c ~ /^lengths-/) {
+		split(c, a, "-"); n = a[2]
+		if (!(n in gseen)) { gseen[n] = 1; gorder[++ng] = n }
+		glen[n, $2] = $4; gname = $3
+		next
+	}
 	if (c ~ /^lookup-/) {
 		split(c, a, "-"); n = a[2]
 		if (!(n in lseen)) { lseen[n] = 1; lorder[++nl] = n }
@@ -80,7 +101,7 @@ NR == 1 { next }
 }
 
 END {
-	nops = split("create link rename exchange unlink exec", ops, " ")
+	nops = split("create mknod link rename exchange unlink exec", ops, " ")
 	split("match nomatch", cases, " ")
 	casename["match"] = "match (`.htaccess`)"; casename["nomatch"] = "no match (`index.html`)"
 
@@ -93,7 +114,7 @@ END {
 	print ""
 	printf "- Run: %s; the whole `make bench` took %d min %d s, of which %d min %d s\n", date, int(elapsed / 60), elapsed % 60, int(buildtime / 60), buildtime % 60
 	print "  building the two kernels (waiting for the build lock included) and the"
-	printf "  rest booting %d guests (%d boots of each configuration).\n", (nconf - (nl ? nl - 1 : 0)) * (nboots ? nboots : 1) + 1, nboots ? nboots : 1
+	printf "  rest booting %d guests (%d boots of each configuration).\n", (nconf - ng - (nl ? nl - 1 : 0)) * (nboots ? nboots : 1) + 1, nboots ? nboots : 1
 	print "- Kernel: " kversion " (Debian linux-source-6.12 " debversion "); pristine = tag `pristine`,"
 	print "  patched = the " npatches " commits of the series up to `" series "`."
 	print "- Machine: QEMU TCG, one virtual CPU, 512 MiB, on a 2-core host."
@@ -132,6 +153,7 @@ END {
 	print "| op | what is timed |"
 	print "| --- | --- |"
 	print "| create | `open(NAME, O_CREAT\\|O_EXCL)` |"
+	print "| mknod | `mknod(NAME, S_IFREG\\|0644, 0)`, the loop timed for SELinux name-transition changes |"
 	print "| link | `link(\"src\", NAME)` |"
 	print "| rename | `rename(\"src\", NAME)` |"
 	print "| exchange | `renameat2(\"src\", NAME, RENAME_EXCHANGE)` |"
@@ -160,7 +182,11 @@ END {
 	print "rename and exchange onto `.htaccess` to uid 33, attached by"
 	print "tests/guest/src/bpf_name_rule.c), **namegate-N** (namegate with N"
 	print "rules: the matching `deny link,rename name=.htaccess uid=33`, suffix rules of"
-	print "four lengths and exact names for uid 1000), **tomoyo-N** (TOMOYO enforcing"
+	print "four lengths and exact names for uid 1000), **pristinelong** and"
+	print "**namegatelong-N** (the name no rule matches is 255 bytes long,"
+	print "`nnn…n.dat`, on the pristine kernel, and on the patched one with namegate"
+	print "holding the `.htaccess` rule and N suffix rules of N distinct lengths, 2"
+	print "to N+1 bytes; namegatelong is compared with pristinelong), **tomoyo-N** (TOMOYO enforcing"
 	print "link and rename for the benchmark's domain with allow rules"
 	print "`file link|rename /tmp/bench/\\*/\\*/\\* /tmp/bench/\\*/\\*/\\*\\-.htaccess` and the"
 	print "same to `.htaccess` with `task.uid!=33`, after N-4 rules for other paths),"
@@ -208,6 +234,23 @@ END {
 		}
 		printf "| namegate: 100 000 rules within 2%% of 10 rules, match and no match | worst: %s %s | %s |\n", wop, pct(wq), worst <= 0.02 ? "yes" : "**no**"
 	} else print "| namegate: 100 000 rules within 2% of 10 rules | not measured | – |"
+	if (have("namegate-100000") && have("pristine")) {
+		worst_nomatch("namegate-100000")
+		printf "| namegate, 100 000 rules (4 suffix lengths), no match: at most +3%% over pristine on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegate-100000", wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
+	} else print "| namegate, 100 000 rules, at most +3% over pristine | not measured | – |"
+	if (have("namegatelong-32") && have("pristinelong")) {
+		worst_nomatch("namegatelong-32")
+		printf "| namegate, 32 distinct suffix lengths, a 255-byte name no rule matches: at most +5%% over pristine with the same name (namegatelong-32 vs pristinelong), worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegatelong-32", wop, "nomatch")), worst <= 0.05 ? "yes" : "**no**"
+	} else print "| namegate, 32 suffix lengths and a 255-byte name, at most +5% | not measured | – |"
+	if (ng) {
+		gmax = 0
+		for (i = 1; i <= ng; i++) {
+			n = gorder[i]
+			q = glen[gorder[1], "none"] > 0 ? glen[n, "none"] / glen[gorder[1], "none"] : 0
+			if (q > gmax) { gmax = q; gw = n }
+		}
+		printf "| lookup (KUnit), no match, 1 to 255 distinct suffix lengths: flat within 2× | %.2f× (%s lengths over 1) | %s |\n", gmax, gw, gmax <= 2 ? "yes" : "**no**"
+	} else print "| lookup against the number of suffix lengths, flat within 2× | not measured | – |"
 	if (have("selinux-10") && have("selinuxoff-10")) {
 		worst = 0; wop = ""
 		for (i = 1; i <= nops; i++) {
@@ -255,7 +298,7 @@ END {
 		printf "| configuration |"; for (i = 1; i <= nops; i++) printf " %s |", ops[i]; print ""
 		printf "| --- |"; for (i = 1; i <= nops; i++) printf " ---: |"; print ""
 		for (k = 1; k <= nconf; k++) {
-			c = order[k]; if (c ~ /^lookup-/) continue
+			c = order[k]; if (c ~ /^(lookup|lengths)-/) continue
 			printf "| %s |", c
 			for (i = 1; i <= nops; i++) {
 				q = ratio(c, ops[i], cases[j])
@@ -278,7 +321,7 @@ END {
 	print "| configuration | boots | within a boot, worst | across boots, worst | across boots, worst but exec |"
 	print "| --- | ---: | ---: | ---: | ---: |"
 	for (k = 1; k <= nconf; k++) {
-		c = order[k]; if (c ~ /^lookup-/) continue
+		c = order[k]; if (c ~ /^(lookup|lengths)-/) continue
 		wi = 0; wia = ""; ac = 0; aca = ""; an = 0; ana = ""
 		for (i = 1; i <= nops; i++) for (j = 1; j <= 2; j++) {
 			o = ops[i]; cs = cases[j]
@@ -350,6 +393,30 @@ END {
 		}
 	}
 
+	# KUnit: lookups against the number of distinct suffix lengths.
+	if (ng) {
+		print "## Lookup: cost against the number of rule lengths (KUnit)"
+		print ""
+		print "KUnit case `lsm_fname_bench_lengths`: tables of 1, 4, 32 and 255 suffix"
+		print "rules, of as many distinct lengths spread evenly up to NAME_MAX, and a"
+		printf "%d-byte name that matches no rule, or only the shortest suffix.\n", gname
+		print "ns per lookup; the last column against the table with one length."
+		print "Target (issue 19): flat within 2× from 1 to 255 lengths, no match."
+		print ""
+		print "| suffix lengths | no match | suffix match | no match / 1 length |"
+		print "| ---: | ---: | ---: | ---: |"
+		gmax = 0
+		for (i = 1; i <= ng; i++) {
+			n = gorder[i]
+			q = glen[gorder[1], "none"] > 0 ? glen[n, "none"] / glen[gorder[1], "none"] : 0
+			if (q > gmax) gmax = q
+			printf "| %s | %.1f | %.1f | %.2f× |\n", n, glen[n, "none"], glen[n, "suffix"], q
+		}
+		print ""
+		printf "Target flat within 2×: %s (%.2f×).\n", gmax <= 2 ? "**met**" : "**missed**", gmax
+		print ""
+	}
+
 	# Discussion, maintained by hand.
 	if (discussion != "" && (getline line < discussion) > 0) {
 		print line
@@ -361,7 +428,7 @@ END {
 	print "## Results per configuration"
 	print ""
 	for (k = 1; k <= nconf; k++) {
-		c = order[k]; if (c ~ /^lookup-/) continue
+		c = order[k]; if (c ~ /^(lookup|lengths)-/) continue
 		print "### " c
 		print ""
 		print "| op | name | median (ns) | min | max | ratio | status |"

@@ -36,7 +36,7 @@ REPS=${BENCH_REPS:-7}
 BOOTS=${BENCH_BOOTS:-3}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bpfgate
-	namegate-10 namegate-1000 namegate-100000
+	namegate-10 namegate-1000 namegate-100000 pristinelong namegatelong-32
 	selinux-10 selinuxoff-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
 
@@ -63,7 +63,7 @@ build_kernels() {
 	local start
 	start=$(date +%s)
 	tomoyo_builtin_policy "$PATCHED_OBJ"
-	# Only the pristine configurations (pristine, pristinebpf) boot the pristine kernel.
+	# Only the pristine configurations (pristine, pristinebpf, pristinelong) boot the pristine kernel.
 	if [[ " ${CONFIGS[*]} " == *" pristine"* ]]; then
 		pristine_tree
 		tomoyo_builtin_policy "$PRISTINE_OBJ"
@@ -80,9 +80,9 @@ has() { grep -qx "CONFIG_$1=y" "$PATCHED_OBJ/.config"; }
 # why_not CONFIG: empty if CONFIG can run, else why not.
 why_not() {
 	case "${1%%-*}" in
-	pristine|plain) ;;
+	pristine|plain|pristinelong) ;;
 	pristinebpf|bpf|bpfgate) has BPF_LSM || echo "the kernel has no BPF LSM (CONFIG_BPF_LSM)" ;;
-	namegate) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
+	namegate|namegatelong) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
 	tomoyo) has SECURITY_TOMOYO || echo "the kernel has no TOMOYO" ;;
 	apparmor)
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
@@ -108,6 +108,7 @@ lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
 	selinuxoff) echo capability,selinux ;;
+	namegatelong) echo capability,namegate ;;
 	pristinebpf|bpf|bpfgate) echo capability,bpf ;;
 	aafeatures) echo capability,apparmor ;;
 	*) echo capability ;;
@@ -116,7 +117,7 @@ lsm_of() {
 
 kernel_of() {
 	case "$1" in
-	pristine|pristinebpf) echo "$PRISTINE_IMG" ;;
+	pristine|pristinebpf|pristinelong) echo "$PRISTINE_IMG" ;;
 	*) echo "$PATCHED_IMG" ;;
 	esac
 }
@@ -264,6 +265,14 @@ collect() {
 		# name folded first), next to the plain ones of the same round.
 		sed -n 's/\r$//; s/^.*# lsm_fname_bench_lookup: csv,casefold,//p' "$log" |
 			awk -F, '{ printf "lookup-%s,casefold,%s,%s,%s,%s,1,1,ok\n", $1, $2, $4, $4, $4 }'
+		# Lookups against the number of distinct suffix lengths in the
+		# table (a NAME_MAX name): one matching no rule, one matching the
+		# shortest suffix only.
+		sed -n 's/\r$//; s/^.*# lsm_fname_bench_lengths: csv,lengths,//p' "$log" |
+			awk -F, '{
+				printf "lengths-%s,none,%s,%s,%s,%s,1,1,ok\n", $1, $2, $3, $3, $3
+				printf "lengths-%s,suffix,%s,%s,%s,%s,1,1,ok\n", $1, $2, $4, $4, $4
+			}'
 	else
 		sed -n 's/\r$//; s/^[[:space:]]*csv,//p' "$log"
 	fi

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time the operations that bind a name (create, link, rename, rename with
- * RENAME_EXCHANGE), unlink, and fork + execve of a small static program,
- * for a name that a rule of the loaded policy matches (".htaccess") and for
- * one that no rule matches ("index.html").
+ * Time the operations that bind a name (create, mknod, link, rename,
+ * rename with RENAME_EXCHANGE), unlink, and fork + execve of a small static
+ * program, for a name that a rule of the loaded policy matches
+ * (".htaccess") and for one that no rule matches ("index.html").
  *
  * Each operation is timed on its own with CLOCK_MONOTONIC, less the
  * measured cost of reading the clock; whatever an iteration needs to undo
@@ -136,6 +136,19 @@ static int op_create(struct ctx *c, double *ns)
 	return err;
 }
 
+/*
+ * mknod() of a regular file, the loop the SELinux maintainers time for
+ * changes to name-based type transitions.
+ */
+static int op_mknod(struct ctx *c, double *ns)
+{
+	int err = TIMED(ns, mknodat(c->dfd, c->name, S_IFREG | 0644, 0));
+
+	if (!err && unlinkat(c->dfd, c->name, 0))
+		die("unlink after mknod");
+	return err;
+}
+
 static int op_link(struct ctx *c, double *ns)
 {
 	int err = TIMED(ns, linkat(c->dfd, SRC, c->dfd, c->name, 0));
@@ -219,6 +232,7 @@ static int op_calib(struct ctx *c, double *ns)
 static struct op ops[] = {
 	{ .name = "calib", .fn = op_calib },
 	{ .name = "create", .fn = op_create },
+	{ .name = "mknod", .fn = op_mknod },
 	{ .name = "link", .fn = op_link },
 	{ .name = "rename", .fn = op_rename },
 	{ .name = "exchange", .fn = op_exchange },
@@ -480,7 +494,7 @@ int main(int argc, char **argv)
 	const char *config = "unknown", *dir = "/tmp/bench";
 	const char *true_bin = "/tests/bin/bench_true";
 	const char *names[NCASES] = { ".htaccess", "index.html" };
-	const char *oplist = "create,link,rename,exchange,unlink,exec";
+	const char *oplist = "create,mknod,link,rename,exchange,unlink,exec";
 	const char *policy = NULL, *target = NULL;
 	int by_line = 0;
 	long uid = -1, gid = -1;
