@@ -5,6 +5,8 @@
 # KCONFIG_ALLOW_MISSING=1: an option whose symbol the tree does not define
 # (no "config SYM" in any Kconfig file, e.g. an option of the series when
 # building the pristine tree) is left out instead of failing the check.
+# KBUILD_JOBS: parallel jobs of the build (default: nproc; make check builds
+# the pristine kernel with 1 beside the boots).
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
