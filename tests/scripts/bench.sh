@@ -17,6 +17,8 @@
 #   BENCH_OUT      where the results go (default: docs/)
 # bench.sh --report: write the report again from the last run's results
 # (e.g. after editing tests/bench/discussion.md or report.awk).
+# bench.sh --compare A.csv B.csv: two runs' performance.csv side by side
+# (tests/bench/compare.awk), in Markdown on standard output.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -466,6 +468,11 @@ main() {
 
 if [ "${1:-}" = --report ]; then
 	report
+elif [ "${1:-}" = --compare ]; then
+	if [ $# -ne 3 ] || [ ! -f "$2" ] || [ ! -f "$3" ]; then
+		die "usage: bench.sh --compare A.csv B.csv"
+	fi
+	awk -F, -v a="${2##*/}" -v b="${3##*/}" -f "$ROOT/tests/bench/compare.awk" "$2" "$3"
 else
 	main "$@"
 fi

@@ -122,6 +122,7 @@ if [ ${#pristine_boots[@]} -gt 0 ]; then
 fi
 while [ ${#slots_of[@]} -gt 0 ]; do reap; done
 rm -f "$pristine_done"
+msg "boots and style checks: $((SECONDS / 60)) min $((SECONDS % 60)) s on $slots CPUs"
 
 # Boots judged by comparison: each boot B with a boot B-pristine (the same
 # suite on the kernel without the series) must have the same results;

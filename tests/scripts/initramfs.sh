@@ -76,4 +76,4 @@ stage_tree() {
 build_programs
 stage_tree
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) > "$out"
-msg "initramfs ready: $out ($(du -h "$out" | cut -f1))"
+msg "initramfs ready: $out ($(du -h "$out" | cut -f1), $SECONDS s)"

@@ -7,6 +7,12 @@
 # building the pristine tree) is left out instead of failing the check.
 # KBUILD_JOBS: parallel jobs of the build (default: nproc; make check builds
 # the pristine kernel with 1 beside the boots).
+# KBUILD_KCFLAGS: added to the compiler's flags (KCFLAGS), by default
+# -fno-var-tracking: pahole makes the BTF from the DWARF types and function
+# prototypes, not from where variables live, and GCC's variable tracking
+# is about half of what -g costs (fs/ext4 and kernel/bpf: 131 s of CPU with
+# it, 113 s without, 97 s with no debug information).  It changes no
+# generated code (-g never does).  Set it empty to keep the locations.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -24,8 +30,15 @@ if command -v ccache >/dev/null; then
 	cc="ccache gcc"
 	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 	export CCACHE_BASEDIR=$BUILD
+	# Depend mode: ccache keys on the compiler's own dependency list
+	# (-Wp,-MMD) instead of running the preprocessor first.  A cold build
+	# (a fresh clone, CI) costs no more than without ccache (fs/ext4 and
+	# kernel/bpf: 122 s of CPU, against 126 s without ccache and 162 s in
+	# ccache's default mode), and a warm one still hits every file.
+	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 fi
-kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" "$@"; }
+kcflags=${KBUILD_KCFLAGS--fno-var-tracking}
+kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" KCFLAGS="$kcflags" "$@"; }
 
 # defined LINE: the tree has a Kconfig entry for the symbol of LINE
 # ("CONFIG_SYM=..." or "# CONFIG_SYM is not set").
@@ -79,8 +92,9 @@ configure() {
 # pristine one for make bench, helpers' worktrees) queue on this lock.
 exec 9>"${KBUILD_LOCK:-/tmp/namegate-kbuild.lock}"
 flock 9
+start=$SECONDS
 configure
 msg "building $(basename "$src") in $obj"
 kmake -j"${KBUILD_JOBS:-$(nproc)}" bzImage
 cp "$obj/arch/x86/boot/bzImage" "$out"
-msg "kernel ready: $out"
+msg "kernel ready: $out ($((SECONDS - start)) s)"
