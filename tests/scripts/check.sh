@@ -5,8 +5,8 @@
 # The boots run side by side, as many at once as there are CPUs
 # (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
 # with qemu.smp=N takes N of them, so the stress boots run alone.  When a
-# boot needs the pristine kernel (kernel=pristine), it is built in the same
-# pool on one CPU (tests/scripts/pristine.sh) while the other boots run.
+# boot needs the pristine kernel (kernel=pristine), it is built
+# (tests/scripts/pristine.sh) at low priority beside the other boots.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -75,25 +75,28 @@ for b in "${boots[@]}"; do
 	fi
 done
 
-# side_jobs: after the boots that need every CPU, the pristine kernel (on
-# one CPU; its boots come last) and the style checks go along with the
-# single-CPU boots.
+# The pristine kernel builds from the start, with every CPU but at nice
+# 10 and in no slot: the boots keep their CPUs and the build takes what
+# they leave (little while two guests run, everything once the single-CPU
+# boots are done), so no CPU idles while it waits for the last boots.  Its
+# boots come last.  The style checks take a slot after the boots that need
+# every CPU.
 pristine_done=$logdir/.pristine-built
 rm -f "$pristine_done"
 build_pristine() {
 	local rc=0
-	KBUILD_JOBS=1 "$ROOT/tests/scripts/pristine.sh" > "$logdir/pristine-build.log" 2>&1 || rc=$?
+	KBUILD_JOBS=$slots nice -n 10 "$ROOT/tests/scripts/pristine.sh" > "$logdir/pristine-build.log" 2>&1 || rc=$?
 	echo "$rc" > "$pristine_done"
 }
 style() { "$ROOT/tests/scripts/check-style.sh" || true; }
+if [ ${#pristine_boots[@]} -gt 0 ] && [ -z "${PRISTINE_KERNEL:-}" ]; then
+	start 0 build_pristine
+else
+	echo 0 > "$pristine_done"
+fi
 side_jobs() {
 	[ -z "${side_started:-}" ] || return 0
 	side_started=1
-	if [ ${#pristine_boots[@]} -gt 0 ] && [ -z "${PRISTINE_KERNEL:-}" ]; then
-		start 1 build_pristine
-	else
-		echo 0 > "$pristine_done"
-	fi
 	if [ "$do_checkpatch" = 1 ]; then
 		start 1 style
 	fi
