@@ -4,7 +4,8 @@
 #   check.sh [--no-checkpatch] [SUITE...]
 # The boots run side by side, as many at once as there are CPUs
 # (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
-# with qemu.smp=N takes N of them, so the stress boots run alone.  When a
+# with qemu.smp=N takes N of them, so the stress boots run without other
+# boots (a pristine build at nice 10 may run beside them).  When a
 # boot needs the pristine kernel (kernel=pristine), it is built
 # (tests/scripts/pristine.sh) at low priority beside the other boots.
 set -euo pipefail

@@ -5,14 +5,15 @@
 # KCONFIG_ALLOW_MISSING=1: an option whose symbol the tree does not define
 # (no "config SYM" in any Kconfig file, e.g. an option of the series when
 # building the pristine tree) is left out instead of failing the check.
-# KBUILD_JOBS: parallel jobs of the build (default: nproc; make check builds
-# the pristine kernel with 1 beside the boots).
+# KBUILD_JOBS: parallel jobs of the build (default: nproc).
 # KBUILD_KCFLAGS: added to the compiler's flags (KCFLAGS), by default
 # -fno-var-tracking: pahole makes the BTF from the DWARF types and function
 # prototypes, not from where variables live, and GCC's variable tracking
 # is about half of what -g costs (fs/ext4 and kernel/bpf: 131 s of CPU with
 # it, 113 s without, 97 s with no debug information).  It changes no
-# generated code (-g never does).  Set it empty to keep the locations.
+# generated code: the instructions of whole kernels built with and without
+# it are the same (docs/performance-runs.md).  Set it empty to keep the
+# locations.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
