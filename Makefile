@@ -5,7 +5,7 @@ S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
 .PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style \
-	check-bisect check-debug bench demo clean help \
+	check-bisect check-debug check-mutants bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -64,6 +64,11 @@ $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 check-debug: tree initramfs
 	@$(S)/check-debug.sh
 
+## check-mutants: break each documented guarantee on purpose (tests/mutants/),
+## boot the suites that claim it, require a failure; table in docs/reliability.md
+check-mutants: tree initramfs
+	@$(S)/check-mutants.sh
+
 ## bench: cost per file operation vs the pristine kernel and peers (docs/performance.md)
 bench: deps tree
 	@$(S)/bench.sh
@@ -75,7 +80,7 @@ demo: kernel initramfs
 clean:
 	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs \
 		build/bench build/bzImage-bench build/bzImage-pristine \
-		build/obj-debug build/bzImage-debug build/logs-debug
+		build/obj-debug build/bzImage-debug build/logs-debug build/logs-mutants
 
 help:
 	@sed -n 's/^## //p' Makefile

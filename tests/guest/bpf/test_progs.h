@@ -48,6 +48,12 @@ void test__skip(void);
 	long long ___e = (long long)(expected);				\
 	__ASSERT(___a != ___e, name, "unexpected %lld", ___a);		\
 })
+#define ASSERT_GE(actual, expected, name) ({				\
+	long long ___a = (long long)(actual);				\
+	long long ___e = (long long)(expected);				\
+	__ASSERT(___a >= ___e, name, "%lld < expected %lld (errno %d)",	\
+		 ___a, ___e, errno);					\
+})
 #define ASSERT_OK(res, name) ({						\
 	long long ___r = (long long)(res);				\
 	__ASSERT(___r == 0, name, "unexpected error %lld (errno %d)",	\

@@ -1,0 +1,110 @@
+#!/bin/bash
+# Mutation testing of the guarantees the series documents: each mutant in
+# tests/mutants/ is a small patch that breaks one guarantee on purpose.
+# One at a time, it is applied to build/linux, the kernel and initramfs are
+# rebuilt (incrementally), the suites that claim the guarantee are booted,
+# and the mutant must be caught: one of those suites fails.  The tree is
+# restored after each mutant, whatever happens, and the kernel rebuilt
+# without mutants at the end.
+#   check-mutants.sh [MUTANT...]      (names without .mutant; default: all)
+# Writes the table (guarantee, mutant, tests that caught it) to stdout,
+# $BUILD/logs-mutants/table.md, and, when every mutant ran, between the
+# markers of docs/reliability.md.  Exit status 0 only if every mutant was
+# caught.
+#
+# A mutant file:
+#	# guarantee: what the docs promise (and where)
+#	# suites: the suites of tests/suites.conf that claim it
+#	<a unified diff against build/linux, as git diff prints it>
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+mdir=$ROOT/tests/mutants
+out=$BUILD/logs-mutants
+doc=$ROOT/docs/reliability.md
+
+[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC (run make tree)"
+[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+	die "$KSRC has uncommitted changes: commit or stash them first"
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+	mapfile -t names < <(find "$mdir" -name '*.mutant' -printf '%f\n' | sed 's/\.mutant$//' | sort)
+fi
+[ ${#names[@]} -gt 0 ] || die "no mutants in $mdir"
+
+restore() {
+	git -C "$KSRC" checkout -q -- . 2>/dev/null || true
+}
+trap restore EXIT
+
+field() { sed -n "s/^# $1: //p" "$2" | head -n1; }
+
+# build LOG [kernel]: the kernel and the initramfs of the tree as it is now
+# (with "kernel", the kernel only: the initramfs holds no kernel code, and
+# its BPF programs relocate against any kernel's BTF).
+build() {
+	"$ROOT/tests/scripts/kernel.sh" > "$1" 2>&1 || return 1
+	[ "${2:-}" = kernel ] ||
+		"$ROOT/tests/scripts/initramfs.sh" >> "$1" 2>&1
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+rows=()
+survived=0
+for name in "${names[@]}"; do
+	f=$mdir/$name.mutant
+	[ -f "$f" ] || die "no mutant $f"
+	guarantee=$(field guarantee "$f")
+	read -r -a suites <<< "$(field suites "$f")"
+	[ -n "$guarantee" ] && [ ${#suites[@]} -gt 0 ] || die "$f: needs '# guarantee:' and '# suites:' lines"
+	log=$out/$name
+	mkdir -p "$log"
+	msg "$name: ${suites[*]}"
+	verdict= caught_by=
+	if ! git -C "$KSRC" apply "$f" 2> "$log/apply.log"; then
+		verdict="does not apply"
+	elif ! build "$log/build.log" "$(grep -q '^+++ b/tools/' "$f" || echo kernel)"; then
+		verdict="does not build"
+	elif LOGDIR=$log "$ROOT/tests/scripts/check.sh" --no-checkpatch "${suites[@]}" > "$log/check.log" 2>&1; then
+		verdict=SURVIVED
+	else
+		verdict=caught
+		# The tests that failed, from the KTAP of every boot; a boot that
+		# failed without a failed test (a splat, a hang) is named itself.
+		caught_by=$(grep -hE '^[[:space:]]*not ok [0-9]+ ' "$log"/*.log 2>/dev/null |
+			grep -v '# SKIP' | sed -E 's/^[[:space:]]*not ok [0-9]+ ([^#]*).*/\1/; s/[[:space:]]+$//' |
+			awk '!seen[$0]++' | head -n 3 | paste -sd ';' | sed 's/;/; /g')
+		if [ -z "$caught_by" ]; then
+			caught_by=$(awk '$5 != "pass" { print $1 " (" $5 ")" }' "$log/results.txt" | paste -sd ',' | sed 's/,/, /g')
+		fi
+	fi
+	restore
+	[ "$verdict" = caught ] || survived=$((survived + 1))
+	msg "$name: $verdict${caught_by:+ by $caught_by}"
+	rows+=("| $guarantee | \`$name\` | ${caught_by:-**$verdict**} |")
+done
+trap - EXIT
+
+msg "rebuilding the kernel without mutants"
+build "$out/build-clean.log" || die "the clean tree does not build (see $out/build-clean.log)"
+
+{
+	echo "| guarantee | mutant (tests/mutants/) | caught by |"
+	echo "| --- | --- | --- |"
+	printf '%s\n' "${rows[@]}"
+	echo
+	echo "${#names[@]} mutants, $(( ${#names[@]} - survived )) caught, $survived not caught."
+} > "$out/table.md"
+cat "$out/table.md"
+
+# docs/reliability.md holds the table of the last full run.
+if [ $# -eq 0 ] && grep -q '^<!-- mutants:begin -->' "$doc"; then
+	awk -v table="$out/table.md" '
+		/^<!-- mutants:begin -->/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
+		/^<!-- mutants:end -->/ { skip = 0 }
+		!skip' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
+fi
+[ "$survived" -eq 0 ]
