@@ -59,11 +59,14 @@ for name in "${names[@]}"; do
 	[ -f "$f" ] || die "no mutant $f"
 	guarantee=$(field guarantee "$f")
 	read -r -a suites <<< "$(field suites "$f")"
-	[ -n "$guarantee" ] && [ ${#suites[@]} -gt 0 ] || die "$f: needs '# guarantee:' and '# suites:' lines"
+	if [ -z "$guarantee" ] || [ ${#suites[@]} -eq 0 ]; then
+		die "$f: needs '# guarantee:' and '# suites:' lines"
+	fi
 	log=$out/$name
 	mkdir -p "$log"
 	msg "$name: ${suites[*]}"
-	verdict= caught_by=
+	verdict=''
+	caught_by=''
 	if ! git -C "$KSRC" apply "$f" 2> "$log/apply.log"; then
 		verdict="does not apply"
 	elif ! build "$log/build.log" "$(grep -q '^+++ b/tools/' "$f" || echo kernel)"; then
