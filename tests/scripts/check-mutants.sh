@@ -43,11 +43,21 @@ field() { sed -n "s/^# $1: //p" "$2" | head -n1; }
 
 # build LOG [kernel]: the kernel and the initramfs of the tree as it is now
 # (with "kernel", the kernel only: the initramfs holds no kernel code, and
-# its BPF programs relocate against any kernel's BTF).
+# its BPF programs relocate against any kernel's BTF).  Without ccache: make
+# rebuilds only what the mutant changed anyway, and a run once booted a
+# kernel of an earlier mutant (see stale() below).
 build() {
-	"$ROOT/tests/scripts/kernel.sh" > "$1" 2>&1 || return 1
+	CCACHE_DISABLE=1 "$ROOT/tests/scripts/kernel.sh" > "$1" 2>&1 || return 1
 	[ "${2:-}" = kernel ] ||
 		"$ROOT/tests/scripts/initramfs.sh" >> "$1" 2>&1
+}
+
+# stale DIR: a boot log in DIR shows a kernel other than the one just built
+# (kbuild numbers its builds in .version; the banner says "#N").
+stale() {
+	local n
+	n=$(cat "$BUILD/obj/.version" 2>/dev/null) || return 0
+	grep -h -m1 '^Linux version ' "$1"/*.log 2>/dev/null | grep -qv " #$n "
 }
 
 rm -rf "$out"
@@ -73,6 +83,9 @@ for name in "${names[@]}"; do
 		verdict="does not build"
 	elif LOGDIR=$log "$ROOT/tests/scripts/check.sh" --no-checkpatch "${suites[@]}" > "$log/check.log" 2>&1; then
 		verdict=SURVIVED
+		if stale "$log"; then verdict="booted a stale kernel"; fi
+	elif stale "$log"; then
+		verdict="booted a stale kernel"
 	else
 		verdict=caught
 		# The tests that failed, from the KTAP of every boot; a boot that

@@ -97,5 +97,13 @@ start=$SECONDS
 configure
 msg "building $(basename "$src") in $obj"
 kmake -j"${KBUILD_JOBS:-$(nproc)}" bzImage
+# arch/x86/boot/compressed/piggy.S pulls the compressed kernel in with
+# .incbin, which ccache cannot see: when the new kernel compresses to the
+# size of an earlier one (piggy.S is then the same text), ccache returns
+# the earlier piggy.o and the bzImage boots the earlier kernel.  Two
+# mutants of make check-mutants booted such stale kernels.  Build piggy.o
+# again without ccache.
+rm -f "$obj/arch/x86/boot/compressed/piggy.o"
+CCACHE_DISABLE=1 kmake -j"${KBUILD_JOBS:-$(nproc)}" bzImage
 cp "$obj/arch/x86/boot/bzImage" "$out"
 msg "kernel ready: $out ($((SECONDS - start)) s)"
