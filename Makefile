@@ -5,7 +5,7 @@ S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
 .PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style \
-	check-bisect check-debug check-mutants bench demo clean help \
+	check-bisect check-debug check-mutants check-tooling bench demo clean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -51,6 +51,11 @@ check-style: kernel
 ## check-bisect: build the kernel after each patch of the series, in order
 check-bisect: tree
 	@$(S)/check-bisect.sh
+
+## check-tooling: the judge of a boot, the closing table and the upstream
+## comparison fed logs of runs gone wrong (tests/tooling/); seconds, no QEMU
+check-tooling:
+	@$(S)/check-tooling.sh
 
 ## check: everything, every suite; closing line "N passed, N failed"
 check: kernel initramfs

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Run the style checks (checkpatch, kernel-doc, sparse, shellcheck) and the given suites (default: all of
-# tests/suites.conf); print a table and a closing "N passed, N failed".
+# Run the tests of the tooling (check-tooling.sh), the style checks
+# (checkpatch, kernel-doc, sparse, shellcheck) and the given suites
+# (default: all of tests/suites.conf); print a table and a closing "N
+# passed, N failed".  --no-checkpatch (make check-<suite>): the suites only.
 #   check.sh [--no-checkpatch] [SUITE...]
 # The boots run side by side, as many at once as there are CPUs
 # (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
@@ -26,6 +28,17 @@ fi
 
 mkdir -p "$logdir"
 : > "$logdir/results.txt"
+
+# First, in seconds: the tests of the judge itself (tests/scripts/
+# check-tooling.sh), on saved and made-up logs; their row is "tooling".
+if [ "$do_checkpatch" = 1 ]; then
+	if "$ROOT/tests/scripts/check-tooling.sh" --results "$logdir/results.txt" > "$logdir/tooling.log" 2>&1; then
+		msg "tooling: $(tail -n 1 "$logdir/tooling.log")"
+	else
+		msg "tooling: FAIL: $(tail -n 1 "$logdir/tooling.log") (see $logdir/tooling.log)"
+		grep '^not ok' "$logdir/tooling.log" >&2 || true
+	fi
+fi
 
 # The pool: $free of $slots CPUs are free; slots_of[PID] is what job PID took.
 slots=${CHECK_JOBS:-$(nproc)}
@@ -153,34 +166,12 @@ if [ ${#pairs[@]} -gt 0 ]; then
 	"$ROOT/tests/scripts/upstream-report.sh" "${pairs[@]}" > "$logdir/upstream.md" 2>&1 || true
 fi
 
-# The table, in the order of tests/suites.conf (the boots ended in any order).
+# The table, in the order of tests/suites.conf (the boots ended in any
+# order).  A job that died without its row (the style checks under set -e,
+# the tooling tests) has a failed one added (issue 29, H8).
+required=()
+if [ "$do_checkpatch" = 1 ]; then
+	required=(--require tooling --require checkpatch --require style)
+fi
 echo
-awk -v conf="$conf" '
-BEGIN {
-	n = 0
-	order["checkpatch"] = n++; order["style"] = n++
-	while ((getline line < conf) > 0) {
-		if (line ~ /^#/ || split(line, w) == 0) continue
-		if (!(w[1] in order)) order[w[1]] = n++
-	}
-}
-{
-	k = $1; sub(/=pristine$/, "", k)
-	key = (k in order ? order[k] : n) * 2 + ($1 ~ /=pristine$/)
-	printf "%06d %s\n", key, $0
-}' "$logdir/results.txt" | sort -s -k1,1n | cut -d' ' -f2- | awk '
-BEGIN { printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
-{
-	printf "%-26s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
-	# Judged by the comparison line of its pair (B=pristine), not by its
-	# own results.
-	if ($5 == "compare") next
-	p += $2; f += $3; s += $4
-	# A boot that failed without a failed test (splat, hang, bad plan) counts once.
-	if ($5 != "pass" && $3 == 0) f++
-}
-END {
-	print ""
-	printf "%d passed, %d failed\n", p, f
-	exit (f > 0 || NR == 0)
-}'
+"$ROOT/tests/scripts/results-table.sh" "${required[@]}" "$logdir/results.txt"

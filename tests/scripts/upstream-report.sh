@@ -10,10 +10,12 @@
 # the tests in it whose result differs, and every test that fails or is
 # skipped on both kernels, each with the lines the log gives as its reason
 # (the SKIP directive, the messages printed before its result).
-# Exit status: 1 if a program's counts or result differ between the two
-# kernels of a pair (the patched kernel must pass exactly what the pristine
-# one passes), or a log holds no result of the suite or does not reach its
-# end; 2 on a usage error; 0 otherwise.
+# Exit status: 1 if a program's counts or result, or the result of any
+# test in it, differ between the two kernels of a pair (the patched kernel
+# must pass exactly what the pristine one passes), if upstream-lsm-setup
+# is not ok on either kernel (judged on its own, not compared), or if a
+# log holds no result of the suite or does not reach its end; 2 on a
+# usage error; 0 otherwise.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -129,8 +131,11 @@ report() {
 			c = c " (xfail " xfail[s, p] ", xpass " xpass[s, p] ", error " err[s, p] ")"
 		return c " " (res[s, p] == "fail" ? "not ok" : res[s, p])
 	}
+	# The same counts, the same result, and each test the same result
+	# on both kernels: counts alone would let a test that goes from pass
+	# to fail hide behind one that goes from fail to pass (issue 29, H5).
 	function same(p) {
-		return ((1, p) in res) && ((2, p) in res) && counts(1, p) == counts(2, p)
+		return ((1, p) in res) && ((2, p) in res) && counts(1, p) == counts(2, p) && !tdiff[p]
 	}
 	FNR == 1 { side++ }
 	$1 == "B" {
@@ -148,12 +153,25 @@ report() {
 		next
 	}
 	$1 == "T" {
-		k = $2 SUBSEP $3
-		if (!(k in tseen)) { tseen[k] = 1; torder[$2, ++tn[$2]] = $3 }
+		# A test is known by its number and its name with the numbers
+		# in it masked: some names hold a pid ("/proc/2726/exe").
+		num = $3; sub(/ .*/, "", num)
+		rest = substr($3, length(num) + 1); gsub(/[0-9]+/, "#", rest)
+		k = $2 SUBSEP num rest
+		if (!(k in tseen)) { tseen[k] = 1; torder[$2, ++tn[$2]] = num rest; tdisp[k] = $3 }
 		tres[side, k] = $4; twhy[side, k] = $5
 		next
 	}
 	END {
+		for (i = 1; i <= n; i++) {
+			p = order[i]
+			for (j = 1; j <= tn[p]; j++) {
+				k = p SUBSEP torder[p, j]
+				a = ((1, k) in tres) ? tres[1, k] : "absent"
+				b = ((2, k) in tres) ? tres[2, k] : "absent"
+				if (a != b) tdiff[p]++
+			}
+		}
 		printf "pristine (%s):\n%s\npatched (%s):\n%s\n", pname, boot[1], tname, boot[2]
 		print "| program | pristine pass/fail/skip | patched pass/fail/skip | verdict |"
 		print "| --- | --- | --- | --- |"
@@ -165,6 +183,16 @@ report() {
 			printf "| %s | %s | %s | %s |\n", p, counts(1, p), counts(2, p), v
 		}
 		for (s = 1; s <= 2; s++) {
+			# The setup is judged on its own, on each kernel: the
+			# claim is "with the LSMs holding policy", and a policy
+			# that did not load on either kernel is no "same result"
+			# (issue 29, H4).
+			if (programs[s] && res[s, "upstream-lsm-setup"] != "ok") {
+				printf "\nupstream-lsm-setup is %s on the %s kernel: the LSMs do not hold their policies\n", \
+					((s, "upstream-lsm-setup") in res) ? res[s, "upstream-lsm-setup"] : "absent", \
+					s == 1 ? "pristine" : "patched"
+				bad++
+			}
 			if (!programs[s]) {
 				printf "\nno result of the upstream suite in the %s log\n", s == 1 ? "pristine" : "patched"
 				bad++
@@ -186,7 +214,7 @@ report() {
 					a = ((1, k) in tres) ? tres[1, k] : "absent"
 					b = ((2, k) in tres) ? tres[2, k] : "absent"
 					if (a == b) continue
-					printf "  - %s: pristine %s, patched %s\n", torder[p, j], a, b
+					printf "  - %s: pristine %s, patched %s\n", tdisp[k], a, b
 					if (twhy[1, k] != "") printf "    - pristine: %s\n", twhy[1, k]
 					if (twhy[2, k] != "") printf "    - patched: %s\n", twhy[2, k]
 				}
@@ -204,7 +232,7 @@ report() {
 				k = p SUBSEP torder[p, j]
 				if (!((1, k) in tres) || !((2, k) in tres)) continue
 				if (tres[1, k] == "ok" || tres[2, k] == "ok") continue
-				printf "- %s: %s (pristine %s, patched %s)", p, torder[p, j], tres[1, k], tres[2, k]
+				printf "- %s: %s (pristine %s, patched %s)", p, tdisp[k], tres[1, k], tres[2, k]
 				w = twhy[2, k] != "" ? twhy[2, k] : twhy[1, k]
 				printf "%s\n", w != "" ? ": " w : ""
 				if (twhy[1, k] != twhy[2, k] && twhy[1, k] != "" && twhy[2, k] != "")

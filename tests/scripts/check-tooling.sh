@@ -1,0 +1,155 @@
+#!/bin/bash
+# Tests of the tooling itself (issue 29): the judge of a boot
+# (tests/scripts/judge.sh with ktap.awk), the closing table
+# (results-table.sh) and the upstream comparison (upstream-report.sh) are
+# fed the logs of tests/tooling/ and variants of them made here, each a way
+# a run can go wrong; every one must be judged a failure, and the intact
+# logs must pass (a judge that fails everything would pass the rest).
+# Seconds, no QEMU.
+#   check-tooling.sh [--results FILE]   (make check-tooling; make check
+#                                        appends its row to results.txt)
+# Prints one "ok N name" / "not ok N name" line a case and "N passed, N
+# failed"; exit status 1 if a case failed.
+set -euo pipefail
+# shellcheck source=tests/scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+results=
+if [ "${1:-}" = --results ]; then
+	results=${2:?--results FILE}
+fi
+S=$ROOT/tests/scripts
+T=$ROOT/tests/tooling
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+n=0
+
+# report NAME EXPECTED GOT: one case; EXPECTED and GOT are pass or fail.
+report() {
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		passed=$((passed + 1))
+		echo "ok $n $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $1 # expected $2, judged $3"
+		sed 's/^/#   /' "$tmp/out" 2>/dev/null || true
+	fi
+}
+
+# judge NAME EXPECTED WHY LOG [judge.sh OPTIONS]: the boot's verdict; a
+# failure must be for the reason the regular expression WHY finds in what
+# the judge says (the reasons, the failed tests), not for another one.
+judge() {
+	local name=$1 want=$2 why=$3 log=$4 got=fail
+	shift 4
+	if "$S/judge.sh" --suite core "$@" "$name" "$log" > "$tmp/out" 2>&1; then
+		got=pass
+	fi
+	cat "$log.failed" >> "$tmp/out" 2>/dev/null || true
+	if [ "$got" = fail ] && [ -n "$why" ] && ! grep -Eq -- "$why" "$tmp/out"; then
+		got="fail for another reason"
+	fi
+	report "judge: $name" "$want" "$got"
+}
+
+# variant NAME SED-SCRIPT: good.log edited.
+variant() {
+	sed -e "$2" "$T/good.log" > "$tmp/$1.log"
+	echo "$tmp/$1.log"
+}
+
+good=$T/good.log
+judge good pass '' "$good" --skips 1
+# The serial console ends its lines with \r\n.
+sed 's/$/\r/' "$good" > "$tmp/crlf.log"
+judge good-crlf pass '' "$tmp/crlf.log" --skips 1
+# A kernel that crashed in the middle of the suite.
+judge crash fail 'did not reach the end' "$(variant crash "/^ok 2 lsms-active/,\$d
+\$a\\
+Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b")" --skips 1
+# QEMU killed at the time limit (the log may look complete).
+judge timeout fail 'did not finish within 180s' "$good" --skips 1 --qemu-status 124 --timeout 180
+judge timeout-killed fail 'did not finish within' "$(variant hang "/^    ok 2 hooks.rename/,\$d")" --skips 1 --qemu-status 137
+# A program that ran no test: "1..0", or Totals of nothing (H7).
+judge zero-plan fail 'namehooks-tmpfs \(ran no test\)' "$(variant zero-plan '/^    ok [12] hooks\./d; /pass:2 fail:0 xfail:0 xpass:0 skip:0/d; s/^    1\.\.2$/    1..0/')" --skips 1
+judge zero-totals fail 'namehooks-tmpfs \(ran no test\)' "$(variant zero-totals '/^    ok [12] hooks\./d; /^    1\.\.2$/d; s/pass:2 fail:0 xfail:0 xpass:0 skip:0/pass:0 fail:0 xfail:0 xpass:0 skip:0/')" --skips 1
+# No end line; an end line with the suite's non-zero status (H9).
+judge no-end fail 'did not reach the end' "$(variant no-end '/^@@ guest done/d')" --skips 1
+judge exit-status fail 'exited with status 1' "$(variant exit-status 's/^@@ guest done: suite=core rc=0$/@@ guest done: suite=core rc=1/')" --skips 1
+judge other-suite fail 'did not reach the end' "$good" --skips 1 --suite smack
+# The top-level plan does not match the results.
+judge plan-long fail 'plan does not match' "$(variant plan-long 's/^1\.\.3$/1..4/')" --skips 1
+judge plan-short fail 'plan does not match' "$(variant plan-short 's/^1\.\.3$/1..2/')" --skips 1
+# Not the declared number of skips (skips= in tests/suites.conf).
+judge skips-fewer fail '1 test\(s\) skipped, the boot declares skips=2' "$good" --skips 2
+judge skips-more fail 'declares skips=0' "$good" --skips 0
+judge skips-undeclared fail 'declares skips=0' "$good"
+# Failures: a leaf, a parent without a failing leaf, a bail-out (a mount
+# helper that could not mount), a kernel warning.
+judge leaf-fails fail 'failed: not ok 2 fsops.link' "$(variant leaf 's/^    ok 2 fsops\.link$/    not ok 2 fsops.link/')" --skips 1
+judge parent-fails fail 'failed: not ok 3 namehooks-tmpfs' "$(variant parent 's/^ok 3 namehooks-tmpfs$/not ok 3 namehooks-tmpfs # exit status 139/')" --skips 1
+judge bail-out fail 'bailed out' "$(variant bail '/^1\.\.3$/a\
+Bail out! mount ext4 /dev/vda on /mnt/ext4')" --skips 1
+judge splat fail 'kernel log shows: WARNING' "$(variant splat '/^ok 2 lsms-active/a\
+WARNING: CPU: 0 PID: 1 at fs/namei.c:4242 vfs_rename+0x1/0x2')" --skips 1
+judge no-test fail 'no test ran' "$(variant no-test '/^KTAP version 1$/,/^@@ guest done/{/^@@ guest done/!d}')" --skips 0
+# Judged by comparison: failed tests are kept, a crash still fails.
+judge compare-keeps-failures pass '' "$tmp/leaf.log" --skips 1 --compare
+judge compare-crash fail 'did not reach the end' "$tmp/crash.log" --skips 1 --compare
+
+# The closing table: a job that died without its row (H8).
+table() {
+	local name=$1 want=$2 got=fail
+	shift 2
+	if "$S/results-table.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	report "table: $name" "$want" "$got"
+}
+printf '%s\n' 'tooling 30 0 0 pass 0' 'checkpatch 26 0 0 pass 0' 'style 89 0 0 pass 0' \
+	'core-nolsm 180 0 4 pass 22' > "$tmp/results-good.txt"
+cp "$tmp/results-good.txt" "$tmp/r1.txt"
+table complete pass --require style --require checkpatch "$tmp/r1.txt"
+grep -v '^style ' "$tmp/results-good.txt" > "$tmp/r2.txt"
+table no-style-row fail --require style --require checkpatch "$tmp/r2.txt"
+grep -v '^checkpatch ' "$tmp/results-good.txt" > "$tmp/r3.txt"
+table no-checkpatch-row fail --require style --require checkpatch "$tmp/r3.txt"
+: > "$tmp/r4.txt"
+table empty fail "$tmp/r4.txt"
+printf '%s\n' 'core-nolsm 180 0 3 fail 22' > "$tmp/r5.txt"
+table failed-boot-without-failed-test fail "$tmp/r5.txt"
+
+# The upstream comparison (H4, H5).
+upstream() {
+	local name=$1 want=$2 got=fail
+	shift 2
+	if "$S/upstream-report.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	report "upstream: $name" "$want" "$got"
+}
+up_p=$T/upstream-pristine.log
+up_t=$T/upstream-patched.log
+upstream same pass "$up_p" "$up_t"
+# A pass that becomes a failure and a failure that becomes a pass in the
+# same program: the counts stay the same.
+sed -e 's/^    not ok 2 layout1\.b$/    ok 2 layout1.b/' \
+	-e 's/^    ok 3 layout1\.c$/    not ok 3 layout1.c/' "$up_t" > "$tmp/up-swap.log"
+upstream swapped-results fail "$up_p" "$tmp/up-swap.log"
+# A test missing on one side (and one more in its place).
+sed 's/^    ok 3 layout1\.c$/    ok 3 layout1.d/' "$up_t" > "$tmp/up-renamed.log"
+upstream renamed-test fail "$up_p" "$tmp/up-renamed.log"
+# The setup failed on both kernels: the same, and still a failure.
+sed 's/^ok 1 upstream-lsm-setup$/not ok 1 upstream-lsm-setup # exit status 1/' "$up_p" > "$tmp/up-setup-p.log"
+sed 's/^ok 1 upstream-lsm-setup$/not ok 1 upstream-lsm-setup # exit status 1/' "$up_t" > "$tmp/up-setup-t.log"
+upstream setup-fails-on-both fail "$tmp/up-setup-p.log" "$tmp/up-setup-t.log"
+sed '/^ok 1 upstream-lsm-setup$/d' "$up_t" > "$tmp/up-nosetup.log"
+upstream setup-missing fail "$up_p" "$tmp/up-nosetup.log"
+sed '/^@@ guest done/d' "$up_t" > "$tmp/up-noend.log"
+upstream patched-no-end fail "$up_p" "$tmp/up-noend.log"
+
+echo "$passed passed, $failed failed"
+if [ -n "$results" ]; then
+	printf 'tooling %d %d 0 %s 0\n' "$passed" "$failed" \
+		"$([ "$failed" = 0 ] && echo pass || echo fail)" >> "$results"
+fi
+[ "$failed" = 0 ]
