@@ -24,19 +24,42 @@ ktap_run() {
 	fi
 }
 
+# mount_fail WHAT: a scratch file system did not come up.  The suite ends
+# here, with a KTAP "Bail out!" and a non-zero exit status (both fail the
+# boot): its tests would otherwise run on the initramfs's tmpfs under the
+# name of another file system (issue 29, H1).
+mount_fail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# on_fs DIR FS CMD...: run CMD with TEST_DIR=DIR TEST_FS=FS once DIR is
+# proven to be on FS (fs_check, tests/guest/src/test_fs.h); the programs of
+# tests/guest/src check TEST_FS themselves too, the kselftests do not.
+on_fs() {
+	_dir=$1
+	_fs=$2
+	shift 2
+	fs_check "$_dir" "$_fs" || return 1
+	env TEST_DIR="$_dir" TEST_FS="$_fs" "$@"
+}
+
 # ext4 scratch file system on the virtio disk the runner attaches.
 mount_ext4() {
 	mkdir -p /mnt/ext4
-	mount -t ext4 /dev/vda /mnt/ext4
+	mount -t ext4 /dev/vda /mnt/ext4 || mount_fail "mount ext4 /dev/vda on /mnt/ext4"
+	fs_check /mnt/ext4 ext4 || mount_fail "/mnt/ext4 is not ext4"
 }
 
 # Case-insensitive directory /mnt/casefold/ci on the second virtio disk
 # (ext4 made with -O casefold); /mnt/casefold itself is case-sensitive.
 mount_casefold() {
 	mkdir -p /mnt/casefold
-	mount -t ext4 /dev/vdb /mnt/casefold || return 1
-	mkdir -p /mnt/casefold/ci
-	casefold_dir /mnt/casefold/ci
+	mount -t ext4 /dev/vdb /mnt/casefold || mount_fail "mount ext4 /dev/vdb on /mnt/casefold"
+	fs_check /mnt/casefold ext4 || mount_fail "/mnt/casefold is not ext4"
+	mkdir -p /mnt/casefold/ci || mount_fail "mkdir /mnt/casefold/ci"
+	casefold_dir /mnt/casefold/ci || mount_fail "casefold_dir /mnt/casefold/ci"
+	fs_check /mnt/casefold/ci casefold || mount_fail "/mnt/casefold/ci is not casefolded"
 }
 
 # An overlay at /mnt/ovl: lower layer on tmpfs, upper layer on the ext4
@@ -48,5 +71,47 @@ mount_overlay() {
 	chmod 1777 /tmp/ovl-lower
 	mount -t overlay overlay \
 		-o lowerdir=/tmp/ovl-lower,upperdir=/mnt/ext4/ovl-upper,workdir=/mnt/ext4/ovl-work \
-		/mnt/ovl
+		/mnt/ovl || mount_fail "mount overlay on /mnt/ovl"
+	fs_check /mnt/ovl overlay || mount_fail "/mnt/ovl is not an overlay"
+}
+
+# in_cmdline_lsm NAME: NAME was asked for with lsm= on the kernel command
+# line.  Which parts of a suite run is decided by this, not by the active
+# LSMs: a module asked for that did not come up must fail, not skip.
+in_cmdline_lsm() {
+	read -r _cmdline < /proc/cmdline
+	for _arg in $_cmdline; do
+		case "$_arg" in
+		lsm=*) case ",${_arg#lsm=}," in *",$1,"*) return 0 ;; esac ;;
+		esac
+	done
+	return 1
+}
+
+# lsms_requested_active: every LSM of lsm= on the command line is active
+# (/sys/kernel/security/lsm).  A subtest of the suites that decide their
+# parts by lsm= (stress, fuzz).
+lsms_requested_active() {
+	read -r _cmdline < /proc/cmdline
+	_active=$(cat /sys/kernel/security/lsm)
+	echo "# active LSMs: $_active"
+	_rc=0
+	for _arg in $_cmdline; do
+		case "$_arg" in lsm=*) ;; *) continue ;; esac
+		_list=${_arg#lsm=}
+		echo "# asked for: $_list"
+		for _l in $(echo "$_list" | tr , ' '); do
+			case ",$_active," in
+			*",$_l,"*) ;;
+			*) echo "# $_l was asked for and is not active"; _rc=1 ;;
+			esac
+		done
+	done
+	return $_rc
+}
+
+# ktap_skip NAME REASON: a skipped KTAP subtest.
+ktap_skip() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP $2"
 }

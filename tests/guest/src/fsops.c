@@ -3,7 +3,7 @@
  * Name-binding operations and their exact results: create, mkdir, mknod,
  * symlink, link, O_TMPFILE + linkat, rename, renameat2 (NOREPLACE,
  * EXCHANGE, WHITEOUT), unlink, rmdir.  Run in a directory given by
- * $TEST_DIR.  With no LSM policy loaded, the patched kernel must give
+ * $TEST_DIR, on the file system $TEST_FS names (test_fs.h).  With no LSM policy loaded, the patched kernel must give
  * exactly the results of the pristine one; this program states them.
  */
 #define _GNU_SOURCE
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "test_fs.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
@@ -35,8 +36,12 @@ FIXTURE(fsops) {
 FIXTURE_SETUP(fsops)
 {
 	const char *base = getenv("TEST_DIR");
+	char why[512];
 
 	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, test_fs_check(base, getenv("TEST_FS"), why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
 	snprintf(self->dir, sizeof(self->dir), "%s/fsops.XXXXXX", base);
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	self->dfd = open(self->dir, O_DIRECTORY | O_RDONLY);

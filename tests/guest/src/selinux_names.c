@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "test_fs.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
@@ -111,8 +112,12 @@ static int make_dir(struct __test_metadata *const _metadata, const char *dir,
 FIXTURE_SETUP(names)
 {
 	const char *base = getenv("TEST_DIR");
+	char why[512];
 
 	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, test_fs_check(base, getenv("TEST_FS"), why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
 	snprintf(self->dir, sizeof(self->dir), "%s/selinux.XXXXXX", base);
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	self->top = open(self->dir, O_DIRECTORY | O_RDONLY);

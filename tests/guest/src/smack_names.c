@@ -38,6 +38,7 @@
 
 #include "guest_util.h"
 #include "kselftest_harness.h"
+#include "test_fs.h"
 
 #define NT_PATH		"/sys/fs/smackfs/name-transition"
 #define LOAD2_PATH	"/sys/fs/smackfs/load2"
@@ -349,9 +350,12 @@ static void set_dir_label(struct __test_metadata *_metadata, const char *path,
 FIXTURE_SETUP(names)
 {
 	const char *base = getenv("TEST_DIR");
-	char rules[2048];
+	char rules[2048], why[512];
 
 	ASSERT_NE(NULL, base);
+	ASSERT_EQ(0, test_fs_check(base, getenv("TEST_FS"), why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
 	ASSERT_EQ(0, access(NT_PATH, F_OK)) {
 		TH_LOG("no %s: is Smack active?", NT_PATH);
 	}

@@ -1600,7 +1600,19 @@ int main(int argc, char **argv)
 	if (total.mixable)
 		note("%s: %lu exchanges denied by both A and B that a mix of "
 		     "the two would allow: all denied", mode, total.mixable);
-	if (total.differ && (!total.only_a || !total.only_b))
+	/*
+	 * Floors on the work (issue 29, H6): "every result was explained"
+	 * says nothing over no result, one policy, or results on which the
+	 * two policies agree.
+	 */
+	if (!total.ops)
+		fail("no operation was checked");
+	if (sh->writes < 2)
+		fail("%lu %s: the policy was never replaced", sh->writes, m->writes);
+	if (!total.differ)
+		fail("no result on which %s and %s differ: nothing told them apart",
+		     m->a, m->b);
+	else if (!total.only_a || !total.only_b)
 		fail("every result came from one policy: the writer did not overlap");
 	if (sh->failures) {
 		note("%s: %lu check(s) failed", mode, sh->failures);
