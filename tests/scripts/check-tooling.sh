@@ -61,7 +61,8 @@ variant() {
 	echo "$tmp/$1.log"
 }
 
-good=$T/good.log
+cp "$T/good.log" "$tmp/good.log"
+good=$tmp/good.log
 judge good pass '' "$good" --skips 1
 # The serial console ends its lines with \r\n.
 sed 's/$/\r/' "$good" > "$tmp/crlf.log"
