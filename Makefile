@@ -4,8 +4,8 @@
 S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style \
-	check-bisect check-debug check-mutants check-tooling bench demo clean help \
+.PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style check-build \
+	check-bisect check-debug check-mutants check-tooling bench demo clean distclean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -52,6 +52,12 @@ check-style: kernel
 check-bisect: tree
 	@$(S)/check-bisect.sh
 
+## check-build: compile every C file the series changes under a config that
+## enables them all (tests/buildonly.config: cachefiles, IMA, bcachefs...),
+## and validate the shipped .kunitconfig files; part of check
+check-build: tree
+	@$(S)/check-build.sh
+
 ## check-tooling: the judge of a boot, the closing table and the upstream
 ## comparison fed logs of runs gone wrong (tests/tooling/); seconds, no QEMU
 check-tooling:
@@ -82,10 +88,21 @@ bench: deps tree
 demo: kernel initramfs
 	@$(S)/demo.sh
 
+## clean: remove what make check built (kernels, objects, initramfs, logs,
+## disk images), keeping the kernel tree build/linux (which may hold commits
+## not yet exported) and the compiler cache
 clean:
-	rm -rf build/obj build/bzImage build/initramfs* build/guest-bin build/logs \
-		build/bench build/bzImage-bench build/bzImage-pristine \
-		build/obj-debug build/bzImage-debug build/logs-debug build/logs-mutants
+	rm -rf build/obj build/obj-* build/objdev build/bzImage build/bzImage-* \
+		build/initramfs* build/guest-bin build/guest-data build/bpf \
+		build/upstream-headers build/selinux build/logs build/logs-* \
+		build/bench build/bisect build/kunit-cfg build/pristine build/disk-*.img
+	-git -C build/linux worktree prune 2>/dev/null
+
+## distclean: clean, and remove build/ entirely (refused while build/linux
+## holds commits that make export has not written to patches/)
+distclean: clean
+	@$(S)/tree.sh --check-exported
+	rm -rf build
 
 help:
 	@sed -n 's/^## //p' Makefile

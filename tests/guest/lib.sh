@@ -51,6 +51,13 @@ mount_ext4() {
 	fs_check /mnt/ext4 ext4 || mount_fail "/mnt/ext4 is not ext4"
 }
 
+# btrfs scratch file system on the third virtio disk.
+mount_btrfs() {
+	mkdir -p /mnt/btrfs
+	mount -t btrfs /dev/vdc /mnt/btrfs || mount_fail "mount btrfs /dev/vdc on /mnt/btrfs"
+	fs_check /mnt/btrfs btrfs || mount_fail "/mnt/btrfs is not btrfs"
+}
+
 # Case-insensitive directory /mnt/casefold/ci on the second virtio disk
 # (ext4 made with -O casefold); /mnt/casefold itself is case-sensitive.
 mount_casefold() {

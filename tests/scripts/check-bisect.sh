@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the kernel after each patch of the series, in order, in a worktree
 # of build/linux (build/bisect), reusing objects so only what changed is
-# rebuilt.  Reports the first patch that breaks the build.
+# rebuilt, then compiles the files changed so far under the build-only
+# configuration (check-build.sh).  Reports the first patch that breaks.
 # BISECT_FROM=N starts at patch N (the patches before it unchanged since a
 # run that built them: their commit ids are printed, to compare).
 set -euo pipefail
@@ -35,6 +36,14 @@ for c in "${commits[@]}"; do
 		"$bdir/bzImage" > "$bdir/build-$i.log" 2>&1; then
 		msg "FAIL at patch $i/${#commits[@]}: $subject (log: $BUILD/bisect/build-$i.log)"
 		tail -n 20 "$BUILD/bisect/build-$i.log" >&2
+		exit 1
+	fi
+	# And every file the series changed so far, under the build-only
+	# configuration (what no test kernel compiles: cachefiles, IMA, ...).
+	if ! BUILD=$bdir KCONFIG_ALLOW_MISSING=1 "$ROOT/tests/scripts/check-build.sh" "$wt" \
+		"$bdir/obj-build" > "$bdir/build-only-$i.log" 2>&1; then
+		msg "FAIL at patch $i/${#commits[@]} (build-only config): $subject (log: $BUILD/bisect/build-only-$i.log)"
+		tail -n 20 "$BUILD/bisect/build-only-$i.log" >&2
 		exit 1
 	fi
 	msg "ok $i/${#commits[@]} ($(git -C "$KSRC" rev-parse --short=12 "$c"), $(( $(date +%s) - t0 ))s): $subject"

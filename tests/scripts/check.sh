@@ -103,6 +103,20 @@ build_pristine() {
 	echo "$rc" > "$pristine_done"
 }
 style() { "$ROOT/tests/scripts/check-style.sh" || true; }
+# Every C file the series changes, compiled under tests/buildonly.config
+# (cachefiles, IMA, bcachefs...: what no booted kernel carries), and the
+# shipped .kunitconfig files validated; row "build-only".
+build_only() {
+	local t0=$SECONDS rc=0 n
+	KBUILD_JOBS=1 "$ROOT/tests/scripts/check-build.sh" > "$logdir/build-only.log" 2>&1 || rc=$?
+	n=$(sed -n 's/.*: \([0-9]*\) objects compiled.*/\1/p' "$logdir/build-only.log" | tail -n 1)
+	if [ "$rc" = 0 ] && [ -n "$n" ]; then
+		echo "build-only $n 0 0 pass $((SECONDS - t0))" >> "$logdir/results.txt"
+	else
+		msg "build-only: FAIL (see $logdir/build-only.log)"
+		echo "build-only ${n:-0} 1 0 fail $((SECONDS - t0))" >> "$logdir/results.txt"
+	fi
+}
 if [ ${#pristine_boots[@]} -gt 0 ] && [ -z "${PRISTINE_KERNEL:-}" ]; then
 	start 0 build_pristine
 else
@@ -113,6 +127,7 @@ side_jobs() {
 	side_started=1
 	if [ "$do_checkpatch" = 1 ]; then
 		start 1 style
+		start 1 build_only
 	fi
 }
 for b in "${boots[@]}"; do
@@ -171,7 +186,7 @@ fi
 # the tooling tests) has a failed one added (issue 29, H8).
 required=()
 if [ "$do_checkpatch" = 1 ]; then
-	required=(--require tooling --require checkpatch --require style)
+	required=(--require tooling --require checkpatch --require style --require build-only)
 fi
 echo
 "$ROOT/tests/scripts/results-table.sh" "${required[@]}" "$logdir/results.txt"

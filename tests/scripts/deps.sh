@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
 	linux-source-6.12 gcc libc6-dev make bc flex bison libelf-dev libssl-dev
 	cpio xz-utils perl git qemu-system-x86 busybox-static libsepol-dev
-	checkpolicy e2fsprogs ccache sparse shellcheck python3 python3-ply python3-git
+	checkpolicy e2fsprogs btrfs-progs ccache sparse shellcheck python3 python3-ply python3-git
 	selinux-policy-default libcap-dev
 	clang llvm libbpf-dev bpftool dwarves zlib1g-dev libzstd-dev
 	"$@"

@@ -9,7 +9,7 @@ set -euo pipefail
 
 dir_for_subject() {
 	case "$1" in
-	lsm:*|security:*|ovl:*|cachefiles:*|selftests/bpf:*) echo core ;;
+	lsm:*|security:*|ovl:*|cachefiles:*|btrfs:*|bcachefs:*|selftests/bpf:*) echo core ;;
 	selinux:*) echo selinux ;;
 	smack:*) echo smack ;;
 	namegate:*) echo example-lsm ;;
@@ -36,7 +36,7 @@ for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || continue
 	subject=$(sed -n 's/^Subject: \[PATCH\] //p' "$f" | head -n1)
 	d=$(dir_for_subject "$subject") ||
-		die "$(basename "$f"): subject '$subject' has no known prefix (lsm:, security:, ovl:, cachefiles:, selftests/bpf:, selinux:, smack:, namegate:)"
+		die "$(basename "$f"): subject '$subject' has no known prefix (lsm:, security:, ovl:, cachefiles:, btrfs:, bcachefs:, selftests/bpf:, selinux:, smack:, namegate:)"
 	cp "$f" "$out/$d/"
 	echo "$d/$(basename "$f")" >> "$tmp/series"
 done

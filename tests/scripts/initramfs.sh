@@ -15,6 +15,15 @@ out=${1:-$BUILD/initramfs.cpio}
 selftests=$KSRC/tools/testing/selftests
 [ -f "$selftests/kselftest_harness.h" ] || die "no kernel tree in $KSRC (run make tree)"
 
+# newer_header BIN: a header of tests/guest/src changed after BIN was built.
+newer_header() {
+	local h
+	for h in "$ROOT"/tests/guest/src/*.h; do
+		[ "$h" -nt "$1" ] && return 0
+	done
+	return 1
+}
+
 # -Wno-clobbered -Wno-unused-parameter: for kselftest_harness.h itself.
 build_programs() {
 	local src bin skel
@@ -33,7 +42,7 @@ build_programs() {
 		if [ -n "$skel" ]; then
 			bpf=(-I"$BUILD/bpf" -I"$selftests/bpf" -lbpf -lelf -lz -lzstd)
 		fi
-		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ] ||
+		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ] || newer_header "$bin" ||
 			{ [ -n "$skel" ] && [ "$BUILD/bpf/$skel" -nt "$bin" ]; }; then
 			gcc -static -O2 -Wall -Wextra -Werror -Wno-clobbered -Wno-unused-parameter -I"$selftests" \
 				-o "$bin" "$src" "${bpf[@]}" -lpthread

@@ -6,6 +6,8 @@
 # (no "config SYM" in any Kconfig file, e.g. an option of the series when
 # building the pristine tree) is left out instead of failing the check.
 # KBUILD_JOBS: parallel jobs of the build (default: nproc).
+# KBUILD_PREPARE_ONLY=1: configure and "make prepare", build nothing else
+# (tests/scripts/check-build.sh then compiles single objects).
 # KBUILD_KCFLAGS: added to the compiler's flags (KCFLAGS), by default
 # -fno-var-tracking: pahole makes the BTF from the DWARF types and function
 # prototypes, not from where variables live, and GCC's variable tracking
@@ -95,6 +97,11 @@ exec 9>"${KBUILD_LOCK:-/tmp/namegate-kbuild.lock}"
 flock 9
 start=$SECONDS
 configure
+if [ "${KBUILD_PREPARE_ONLY:-0}" = 1 ]; then
+	kmake -j"${KBUILD_JOBS:-$(nproc)}" prepare
+	msg "configured and prepared $(basename "$src") in $obj ($((SECONDS - start)) s)"
+	exit 0
+fi
 msg "building $(basename "$src") in $obj"
 kmake -j"${KBUILD_JOBS:-$(nproc)}" bzImage
 # arch/x86/boot/compressed/piggy.S pulls the compressed kernel in with

@@ -56,14 +56,20 @@ mkdir -p "$logdir"
 
 # Fresh ext4 images for every boot: /dev/vda a plain one (overlayfs does
 # not take layers on a file system with the casefold feature), /dev/vdb one
-# with the casefold feature, for case-insensitive directories.
+# with the casefold feature, for case-insensitive directories; /dev/vdc a
+# btrfs one (subvolumes and snapshots bind names through ioctls).
 disk=$BUILD/disk-$boot.img
 cfdisk=$BUILD/disk-$boot-casefold.img
-rm -f "$disk" "$cfdisk"
+btdisk=$BUILD/disk-$boot-btrfs.img
+rm -f "$disk" "$cfdisk" "$btdisk"
 truncate -s 64M "$disk"
 mkfs.ext4 -q -F -I 256 "$disk"
 truncate -s 32M "$cfdisk"
 mkfs.ext4 -q -F -I 256 -O casefold "$cfdisk"
+# btrfs' smallest file system with separate data and metadata is 114 MiB;
+# the image is sparse.
+truncate -s 128M "$btdisk"
+mkfs.btrfs -q -f "$btdisk" >/dev/null
 
 append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} ${EXTRA_APPEND:-}"
 start=$(date +%s)
@@ -73,11 +79,12 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw" \
-	-drive "file=$cfdisk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
+	-drive "file=$cfdisk,if=virtio,format=raw" \
+	-drive "file=$btdisk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
 qrc=$?
 set -e
 secs=$(( $(date +%s) - start ))
-rm -f "$disk" "$cfdisk"
+rm -f "$disk" "$cfdisk" "$btdisk"
 
 judge_args=(--suite "$suite" --qemu-status "$qrc" --timeout "$timeout" --seconds "$secs" --skips "$skips")
 [ "$judge" != compare ] || judge_args+=(--compare)

@@ -78,6 +78,21 @@ sync_existing() {
 	git -C "$KSRC" clean -q -fd
 }
 
+# --check-exported (make distclean): succeed only if build/linux is absent
+# or holds exactly patches/ (nothing would be lost by removing it).
+if [ "${1:-}" = --check-exported ]; then
+	[ -e "$KSRC/.git" ] || exit 0
+	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+		die "$KSRC has uncommitted changes: commit and 'make export' first"
+	tmp=$(mktemp -d)
+	"$ROOT/tests/scripts/export.sh" "$tmp" >/dev/null 2>&1 || true
+	have=$(series_hash "$tmp")
+	rm -rf "$tmp"
+	[ "$have" = "$(series_hash "$ROOT/patches")" ] ||
+		die "$KSRC holds commits that are not in patches/: 'make export' them first"
+	exit 0
+fi
+
 check_version
 if [ -e "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null; then
 	sync_existing

@@ -12,6 +12,7 @@
  * Only "casefold" asks for the directory's flags (FS_IOC_GETFLAGS): the
  * others need nothing a policy under test might deny but statfs().
  *   overlay   overlayfs
+ *   btrfs     btrfs
  */
 #ifndef TEST_FS_H
 #define TEST_FS_H
@@ -38,6 +39,7 @@ static const struct test_fs {
 } test_fs_table[] = {
 	{ "tmpfs", TMPFS_MAGIC, 0 },
 	{ "ext4", EXT4_SUPER_MAGIC, 0 },
+	{ "btrfs", BTRFS_SUPER_MAGIC, 0 },
 	{ "casefold", EXT4_SUPER_MAGIC, 1 },
 	{ "overlay", OVERLAYFS_SUPER_MAGIC, 0 },
 };
