@@ -7,26 +7,37 @@
  *
  * namegate  writes COUNT generated texts to
  *           /sys/kernel/security/namegate/policy, each through one open
- *           file, in one write() or (one time in three) cut at random
- *           places into several: valid policies written in every allowed
- *           way (blanks,
+ *           file description (one transaction), in one write() or (one
+ *           time in three) cut at random places into several, and (one
+ *           time in three) split at random process boundaries too: runs
+ *           of writes made by forked children through the descriptor they
+ *           inherit, one child after the other, each exiting normally;
+ *           when a child writes last, sometimes the opener closes its
+ *           descriptor first (0, nothing commits) and the child's exit
+ *           releases the file, and sometimes that child is killed with
+ *           SIGKILL while it holds the file (nothing commits; the opener's
+ *           close, if it still holds the file, fails with ECANCELED).
+ *           Texts: valid policies written in every allowed way (blanks,
  *           comments, escapes in either case, uid= with leading zeros),
  *           mutations of them (bytes flipped to any value, inserted,
  *           deleted; truncation; lines duplicated; tokens replaced by
  *           others or by bad escapes), random bytes and token soup, every
  *           byte value in every field, NAME_MAX names, huge lines and
  *           texts, long repetitions, 262144 and 262145 rules, 32 MiB and
- *           32 MiB + 1 bytes.  A reference parser written from
- *           Documentation/admin-guide/LSM/namegate.rst predicts each
- *           result: either the writes and the close succeed and the policy
- *           reads back as the canonical text of the rules written (and
- *           writing that text again succeeds and reads back identically),
- *           or the predicted call fails with the predicted EINVAL, EEXIST
- *           or E2BIG: the write() that completes the line at fault (or
- *           holds a NUL byte, or goes past 32 MiB), else close(), for a
- *           last line without a newline; after a refused write(), close()
- *           fails alike.  The policy then reads back as before, and no
- *           part of a text is in force before its file is closed.
+ *           32 MiB + 1 bytes, cut last lines.  A reference parser written
+ *           from Documentation/admin-guide/LSM/namegate.rst predicts each
+ *           result: either the writes and the final close succeed and the
+ *           policy reads back as the canonical text of the rules written
+ *           (and writing that text again succeeds and reads back
+ *           identically), or the predicted call fails with the predicted
+ *           EINVAL, EEXIST or E2BIG: the write() that completes the line
+ *           at fault (or holds a NUL byte, or goes past 32 MiB), else the
+ *           final close(), with EINVAL for a text whose last line has no
+ *           newline (never parsed); after a refused write(), the final
+ *           close() fails alike.  A close() that is not the last release
+ *           returns 0 and commits nothing.  The policy then reads back as
+ *           before, and no part of a text is in force before its file is
+ *           released.  ECANCELED counts as "other".
  * smack     the same for /sys/fs/smackfs/name-transition (lines "subject
  *           object name label", label "-" removes, every complete line of
  *           a write applied or none, a last line without newline applied
@@ -44,13 +55,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -621,9 +635,10 @@ static int ng_parse_line(const char *p, size_t len, struct ng_rule *r)
 /*
  * The lines of @text in order, as the kernel parses them: 0 with the rules
  * in @ref, or the errno of the first line at fault, and in *@at the offset
- * of the newline that ends that line (@len for a last line without one,
- * parsed when the file is closed).  Stops with 0 at the first line that
- * holds a NUL byte: the write() that holds the NUL fails first.
+ * of the newline that ends that line.  A last line without a newline was
+ * cut: it is not parsed, and refused with EINVAL at @len (when the file is
+ * released).  Stops with 0 at the first line that holds a NUL byte: the
+ * write() that holds the NUL fails first.
  */
 static int ng_parse(struct ng_ref *ref, const char *text, size_t len,
 		    size_t *at)
@@ -642,6 +657,11 @@ static int ng_parse(struct ng_ref *ref, const char *text, size_t len,
 		*at = eol - text;
 		if (memchr(p, '\0', eol - p))
 			return 0;
+		if (!nl) {
+			if (p == end)
+				break;
+			return EINVAL;	/* a cut last line */
+		}
 		err = ng_parse_line(p, eol - p, &line);
 		if (err && err != 1)
 			return err;
@@ -800,7 +820,8 @@ static void ng_random_policy(struct buf *b)
 		if (chance(8))
 			buf_str(b, chance(2) ? "# comment \\x \xff #\n" : "\n");
 		ng_random_rule(b);
-		if (i + 1 < n || !chance(4))
+		/* Sometimes cut: no newline after the last line. */
+		if (i + 1 < n || !chance(8))
 			buf_byte(b, '\n');
 	}
 }
@@ -963,7 +984,7 @@ static struct buf ng_cur;	/* the policy in force, as read back */
 #define NG_MAX_WRITES 5
 
 /* What a text written in pieces gives: the errno, and the write() that
- * fails (the number of writes if none does, for close()).
+ * fails (the number of writes if none does, for the release of the file).
  */
 struct ng_expect {
 	int err;
@@ -973,8 +994,8 @@ struct ng_expect {
 /*
  * Predicts the result of writing @text in @n write() calls that end at
  * @ends, as the kernel checks each write in turn: the size limit first, a
- * NUL byte, then the lines it completes; close() parses a last line
- * without a newline.
+ * NUL byte, then the lines it completes; the release of the file refuses a
+ * cut last line (no newline) with EINVAL.
  */
 static struct ng_expect ng_predict(struct ng_ref *ref, const char *text,
 				   size_t len, const size_t *ends,
@@ -998,78 +1019,267 @@ static struct ng_expect ng_predict(struct ng_ref *ref, const char *text,
 }
 
 /*
- * Writes @p to the namegate policy through one open file, in @n write()
- * calls that end at @ends, stopping at the first that fails, and closes the
- * file.  Sets *@at to the index of the write that failed (@n if none) and
- * *@close_err to the errno of close(); returns the errno of the failed
- * write, or else *@close_err.  With @between, checks that nothing of the
- * text is in force while the file is open.
+ * Who makes the writes of one text through its one open file description:
+ * @by[i] is 0 if the parent (the opener) makes write i, else the number of
+ * the child that makes it.  A child makes consecutive writes through the
+ * descriptor it inherits, then exits; children run one after the other,
+ * each forked when its first write comes, as in "{ cat a; cat b; } >
+ * policy".  The last writes may be a child's, and then:
+ * @handoff: the parent closes its descriptor before that child writes
+ * (which commits nothing and returns 0); the child's exit releases the
+ * file and commits, or refuses, the text;
+ * @kill: that child is killed with SIGKILL after its writes while it holds
+ * the file: nothing commits, and the final close() (the parent's, if it
+ * still holds the file) fails with ECANCELED.
  */
-static int ng_write(const char *p, const size_t *ends, unsigned int n,
-		    bool between, unsigned int *at, int *close_err)
+struct ng_plan {
+	unsigned char by[NG_MAX_WRITES];
+	bool handoff, kill;
+};
+
+static struct {
+	unsigned long texts, children, handoffs, kills;
+} ng_procs;
+
+/*
+ * One text in three is split across processes at random boundaries.  A
+ * writer is killed only once text was written and while every write so
+ * far is predicted to succeed, so that the transaction dies of the kill.
+ */
+static void ng_plan(struct ng_plan *pl, unsigned int n, size_t len,
+		    const struct ng_expect *want)
+{
+	unsigned int i, owner = 0, next = 1;
+
+	memset(pl, 0, sizeof(*pl));
+	if (!chance(3))
+		return;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || chance(2))
+			owner = chance(3) ? 0 : next++;
+		pl->by[i] = owner;
+	}
+	if (!pl->by[n - 1])
+		return;
+	pl->handoff = chance(4);
+	pl->kill = want->at == n && len && chance(4);
+}
+
+/* The first write of the last child's run (@n if the parent writes last). */
+static unsigned int ng_last_run(const struct ng_plan *pl, unsigned int n)
+{
+	unsigned int i = n;
+
+	if (!pl->by[n - 1])
+		return n;
+	while (i > 0 && pl->by[i - 1] == pl->by[n - 1])
+		i--;
+	return i;
+}
+
+/* What a child reports: the writes it made and the errno it stopped at. */
+struct ng_report {
+	unsigned int at;
+	int err;
+};
+
+/* Reads a policy back while the file is open: it must be the one before. */
+static void ng_check_unchanged(const char *p, size_t len, const char *when)
 {
 	static struct buf back;
+
+	t_write += now();
+	read_policy(NG_POLICY, &back);
+	t_write -= now();
+	if (back.len != ng_cur.len || memcmp(back.p, ng_cur.p, back.len))
+		mismatch(p, len, "in force %s: %s", when,
+			 excerpt(back.p, back.len));
+}
+
+/*
+ * Makes writes @i to @j - 1 in a child (number @child of the plan) that
+ * inherits @fd, as @pl says; if the parent hands the file over, it closes
+ * @fd first and sets *@close_err.  Returns what the child reports.
+ */
+static struct ng_report ng_child(const char *p, const size_t *ends,
+				 unsigned int i, unsigned int j, int fd,
+				 const struct ng_plan *pl, bool last,
+				 bool between, int *close_err)
+{
+	struct ng_report rep = { i, 0 };
+	int res[2], go[2], status;
+	const pid_t parent = getpid();
+	pid_t pid;
+	char c;
+
+	if (pipe(res) || pipe(go))
+		die("pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(res[0]);
+		close(go[1]);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(1);
+		/* Wait for the parent to be done with its descriptor. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (; rep.at < j; rep.at++) {
+			const size_t start = rep.at ? ends[rep.at - 1] : 0;
+			const ssize_t w = write(fd, p + start,
+						ends[rep.at] - start);
+
+			if (w < 0 || (size_t)w != ends[rep.at] - start) {
+				rep.err = w < 0 ? errno : EIO;
+				break;
+			}
+		}
+		if (write(res[1], &rep, sizeof(rep)) != sizeof(rep))
+			_exit(1);
+		/* A writer to kill holds the file until it is killed. */
+		if (last && pl->kill && read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(res[1]);
+	close(go[0]);
+	ng_procs.children++;
+	if (last && pl->handoff) {
+		*close_err = close(fd) ? errno : 0;
+		if (between)
+			ng_check_unchanged(p, ends[j - 1],
+					   "after the opener's close");
+	}
+	if (write(go[1], "", 1) != 1 ||
+	    read(res[0], &rep, sizeof(rep)) != sizeof(rep)) {
+		mismatch(p, ends[j - 1], "child writing %u to %u failed",
+			 i + 1, j);
+		rep.at = i;
+		rep.err = EIO;
+	}
+	if (last && pl->kill) {
+		if (kill(pid, SIGKILL))
+			die("kill: %s", strerror(errno));
+		ng_procs.kills++;
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid: %s", strerror(errno));
+	if ((last && pl->kill) ?
+	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL :
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		mismatch(p, ends[j - 1], "child writing %u to %u: status %#x",
+			 i + 1, j, status);
+	close(res[0]);
+	close(go[1]);
+	return rep;
+}
+
+/*
+ * Writes @p to the namegate policy through one open file, in @n write()
+ * calls that end at @ends, made by the processes @pl says, stopping at the
+ * first that fails, and closes the file.  Sets *@at to the index of the
+ * write that failed (@n if none), *@close_err to the errno of the parent's
+ * close() and *@handoff to whether it closed before the last child
+ * wrote; returns the errno of the failed write, 0 if none.  With
+ * @between, checks that nothing of the text is in force while the file
+ * is open.
+ */
+static int ng_write(const char *p, const size_t *ends, unsigned int n,
+		    const struct ng_plan *pl, bool between, unsigned int *at,
+		    int *close_err, bool *handoff)
+{
 	size_t start = 0;
 	int fd, err = 0;
-	unsigned int i;
+	unsigned int i = 0, j;
 
 	t_write -= now();
+	*handoff = false;
 	fd = open(NG_POLICY, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die("open %s: %s", NG_POLICY, strerror(errno));
-	for (i = 0; i < n; start = ends[i++]) {
-		const ssize_t w = write(fd, p + start, ends[i] - start);
+	while (i < n) {
+		if (pl->by[i]) {
+			struct ng_report rep;
 
-		if (w < 0) {
-			err = errno;
-			break;
+			for (j = i; j < n && pl->by[j] == pl->by[i]; j++)
+				;
+			rep = ng_child(p, ends, i, j, fd, pl, j == n, between,
+				       close_err);
+			*handoff = j == n && pl->handoff;
+			i = rep.at;
+			err = rep.err;
+			if (err)
+				break;
+		} else {
+			const ssize_t w = write(fd, p + start,
+						ends[i] - start);
+
+			if (w < 0) {
+				err = errno;
+				break;
+			}
+			if ((size_t)w != ends[i] - start) {
+				err = EIO;
+				break;
+			}
+			i++;
 		}
-		if ((size_t)w != ends[i] - start) {
-			err = EIO;
-			break;
-		}
-		if (between && i + 1 < n) {
-			t_write += now();
-			read_policy(NG_POLICY, &back);
-			t_write -= now();
-			if (back.len != ng_cur.len ||
-			    memcmp(back.p, ng_cur.p, back.len))
-				mismatch(p, ends[n - 1],
-					 "in force after %u of %u writes: %s",
-					 i + 1, n, excerpt(back.p, back.len));
-		}
+		start = ends[i - 1];
+		if (i < n && between)
+			ng_check_unchanged(p, ends[n - 1], "between writes");
+		else if (i == n && pl->kill)
+			ng_check_unchanged(p, ends[n - 1],
+					   "after a writer was killed");
 	}
 	*at = i;
-	*close_err = close(fd) ? errno : 0;
+	if (!*handoff)
+		*close_err = close(fd) ? errno : 0;
 	t_write += now();
-	return err ?: *close_err;
+	return err;
 }
 
-/* Writes @in in the pieces that end at @ends, checks the result against
- * the reference.
+/* Writes @in in the pieces that end at @ends, by the processes of a random
+ * plan, and checks the result against the reference.
  */
 static void ng_try_cut(const char *in, size_t len, const size_t *ends,
 		       unsigned int n)
 {
 	static struct buf expect, back, again;
 	const struct ng_expect want = ng_predict(&ng_ref, in, len, ends, n);
-	unsigned int at;
-	int got, close_err, err;
+	struct ng_plan pl;
+	unsigned int at, i;
+	int got, close_err, err, fate, want_close, seen;
+	bool handoff;
 
-	got = ng_write(in, ends, n, n > 1 && chance(4), &at, &close_err);
-	count_result(got);
-	if (at != want.at || got != want.err || close_err != want.err)
+	ng_plan(&pl, n, len, &want);
+	/* The errno the transaction ends with. */
+	fate = pl.kill ? ECANCELED : want.err;
+	/* The parent hands over if no write fails before the last child's. */
+	want_close = pl.handoff && want.at >= ng_last_run(&pl, n) ? 0 : fate;
+	for (i = 0; i < n && !pl.by[i]; i++)
+		;
+	ng_procs.texts += i < n;
+	got = ng_write(in, ends, n, &pl, (n > 1 || pl.by[0]) && chance(4),
+		       &at, &close_err, &handoff);
+	ng_procs.handoffs += handoff;
+	/* A file released by a child's exit shows its result only in force. */
+	seen = got ?: handoff ? fate : close_err;
+	count_result(seen);
+	if (at != want.at || got != (want.at < n ? want.err : 0) ||
+	    close_err != want_close)
 		mismatch(in, len,
 			 "write %u of %u: %s, close: %s; expected write %u: %s, close: %s",
 			 at + 1, n, err_name(at < n ? got : 0),
 			 err_name(close_err), want.at + 1,
 			 err_name(want.at < n ? want.err : 0),
-			 err_name(want.err));
+			 err_name(want_close));
 	read_policy(NG_POLICY, &back);
-	if (got) {
+	if (seen) {
 		if (back.len != ng_cur.len || memcmp(back.p, ng_cur.p, back.len))
 			mismatch(in, len, "a refused text (%s) changed the policy",
-				 err_name(got));
+				 err_name(seen));
 		return;
 	}
 	if (!want.err) {
@@ -1092,7 +1302,8 @@ static void ng_try_cut(const char *in, size_t len, const size_t *ends,
 }
 
 /* Writes @in in one write(), or one time in three cut at random places
- * into up to NG_MAX_WRITES, as cat(1) cuts a file into 128 KiB writes.
+ * into up to NG_MAX_WRITES, as cat(1) cuts a file into 128 KiB writes;
+ * ng_try_cut() chooses the processes that make them.
  */
 static void ng_try(const char *in, size_t len)
 {
@@ -1140,6 +1351,7 @@ static void ng_special(void)
 				if (i == field)
 					buf_byte(&b, c);
 			}
+			buf_byte(&b, '\n');
 			ng_try(b.p, b.len);
 		}
 		buf_clear(&b);
@@ -1164,7 +1376,7 @@ static void ng_special(void)
 
 		for (i = 0; i < sizeof(uids) / sizeof(uids[0]); i++) {
 			buf_clear(&b);
-			buf_printf(&b, "deny create * uid=%s", uids[i]);
+			buf_printf(&b, "deny create * uid=%s\n", uids[i]);
 			ng_try(b.p, b.len);
 		}
 	}
@@ -1176,11 +1388,13 @@ static void ng_special(void)
 		buf_str(&b, "deny create name=");
 		for (j = 0; j < i; j++)
 			buf_byte(&b, 'n');
+		buf_byte(&b, '\n');
 		ng_try(b.p, b.len);
 		buf_clear(&b);
 		buf_str(&b, "deny create suffix=");
 		for (j = 0; j < i; j++)
 			buf_str(&b, "\\xFF");
+		buf_byte(&b, '\n');
 		ng_try(b.p, b.len);
 	}
 	/* A huge line: 1 MiB of one name byte, then of blanks in a rule. */
@@ -1188,6 +1402,7 @@ static void ng_special(void)
 	buf_str(&b, "deny create name=");
 	for (i = 0; i < (1U << 20); i++)
 		buf_byte(&b, 'h');
+	buf_byte(&b, '\n');
 	ng_try(b.p, b.len);
 	buf_clear(&b);
 	buf_str(&b, "deny");
@@ -1200,12 +1415,13 @@ static void ng_special(void)
 	buf_str(&b, "allow ");
 	for (i = 0; i < 20000; i++)
 		buf_str(&b, i ? ",create" : "create");
-	buf_str(&b, " *");
+	buf_str(&b, " *\n");
 	ng_try(b.p, b.len);
 	buf_clear(&b);
 	buf_str(&b, "#");
 	for (i = 0; i < (4U << 20); i++)
 		buf_byte(&b, 1 + i % 255 == '\n' ? '#' : 1 + i % 255);
+	buf_byte(&b, '\n');
 	ng_try(b.p, b.len);
 	/* 100 000 times the same rule; 100 000 distinct rules. */
 	buf_clear(&b);
@@ -1239,7 +1455,7 @@ static void ng_special(void)
 		static const char cut[] = "deny exec * uid=1000\n"
 					  "allow exec suffix=.exe uid=1000\n"
 					  "deny mmap name=a\\x20b\n"
-					  "allow mmap name=a\\x20b uid=5";
+					  "allow mmap name=a\\x20b uid=5\n";
 		const size_t len = sizeof(cut) - 1;
 		size_t ends[3] = { strlen("deny exec *"), len, len };
 
@@ -1252,10 +1468,32 @@ static void ng_special(void)
 			ends[1] = len;
 		}
 	}
+	/*
+	 * A cut last line (no newline) is refused whole, unparsed, even where
+	 * it would parse alone, and whatever came before it; also as the
+	 * 262145th rule, which is EINVAL then, not E2BIG.
+	 */
+	{
+		static const char *const cut[] = {
+			"deny create name=x", "deny exec * uid=1000\ndeny exec *",
+			"deny exec * uid=10", "#", "# x", " ", "\t", "\n#",
+			"deny create name=x\n ", "deny create name=x\nbogus",
+			"deny create name=x\nallow create name=x",
+		};
+
+		ng_try("deny create name=kept\n", 22);
+		for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
+			ng_try(cut[i], strlen(cut[i]));
+		buf_clear(&b);
+		for (i = 0; i < NG_MAX_RULES; i++)
+			buf_printf(&b, "deny link name=r%x\n", i);
+		buf_str(&b, "deny link name=one-more");
+		ng_try(b.p, b.len);
+	}
 	/* Empty writes and blank texts clear the policy. */
-	ng_try("deny create name=x", 18);
+	ng_try("deny create name=x\n", 19);
 	ng_try("", 0);
-	ng_try("deny create name=x", 18);
+	ng_try("deny create name=x\n", 19);
 	ng_try("\n \t\n# x\n", 8);
 	free(b.p);
 }
@@ -1298,6 +1536,10 @@ static int ng_run(void)
 	}
 	printf("# namegate: %lu special inputs, %lu generated\n", special,
 	       st.tried - special);
+	printf("# namegate: %lu texts written by several processes (%lu "
+	       "children), %lu released by a child's exit, %lu with a writer "
+	       "killed\n", ng_procs.texts, ng_procs.children,
+	       ng_procs.handoffs, ng_procs.kills);
 	/* Leave no policy behind. */
 	ng_try("", 0);
 	free(b.p);
@@ -2006,13 +2248,13 @@ static int dots_run(void)
 		const char *path, *text;
 		int err;
 	} cases[] = {
-		{ NG_POLICY, "deny create name=.", EINVAL },
-		{ NG_POLICY, "deny create name=..", EINVAL },
-		{ NG_POLICY, "deny create name=\\x2e", EINVAL },
-		{ NG_POLICY, "deny create name=\\x2E\\x2e", EINVAL },
-		{ NG_POLICY, "deny create name=...", 0 },
+		{ NG_POLICY, "deny create name=.\n", EINVAL },
+		{ NG_POLICY, "deny create name=..\n", EINVAL },
+		{ NG_POLICY, "deny create name=\\x2e\n", EINVAL },
+		{ NG_POLICY, "deny create name=\\x2E\\x2e\n", EINVAL },
+		{ NG_POLICY, "deny create name=...\n", 0 },
 		{ NG_POLICY, "deny create,link,rename suffix=.\n"
-			     "deny create,link,rename suffix=..", 0 },
+			     "deny create,link,rename suffix=..\n", 0 },
 		{ SMACK_NT, "A B . C\nA B .. C\nA B *. C\nA B *.. C", 0 },
 	};
 	char dir[] = "/tmp/dots.XXXXXX";
