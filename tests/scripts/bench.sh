@@ -215,8 +215,8 @@ selinux_policies() {
 	for c in "${CONFIGS[@]}"; do
 		kind=${c%%-*}
 		case "$kind" in
-		selinux) bit=+14 ;;
-		selinuxoff) bit=-14 ;;
+		selinux) bit=+31 ;;
+		selinuxoff) bit=-31 ;;
 		*) continue ;;
 		esac
 		if [ -n "${skipped[$c]:-}" ]; then

@@ -1,10 +1,12 @@
 #!/bin/bash
 # Build the SELinux test policies into $BUILD/guest-data/selinux/, which
 # initramfs.sh copies to the guest's /tests/data/selinux/:
-#   policy.cap    tests/selinux/policy.conf with filename_trans_bind (bit 14)
+#   policy.cap    tests/selinux/policy.conf with filename_trans_bind (bit 31)
 #   policy.nocap  the same policy without it
-#   policy.bit9   the same policy with bit 9 only (upstream's netlink_xperm,
-#                 unknown to this kernel: it must not switch the feature on)
+#   policy.bit9   the same policy with bits 9-15 only (what upstream and
+#                 posted series assigned after this kernel: netlink_xperm ...
+#                 memfd_class, bpf_token_perms, bpf_object_perms), unknown to
+#                 this kernel: none of them may switch the feature on
 #   refpolicy     Debian's reference policy (selinux-policy-default), as is
 #   refpolicy.cap the reference policy with filename_trans_bind
 #   refpolicy.rules, refpolicy.rules.cap
@@ -19,7 +21,7 @@ set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-POLCAP_BIT=14
+POLCAP_BIT=31
 src=$ROOT/tests/selinux
 work=$BUILD/selinux
 out=$BUILD/guest-data/selinux
@@ -41,7 +43,8 @@ build_test_policies() {
 	checkpolicy -U allow -c 33 -o "$work/policy.base" "$src/policy.conf" >/dev/null
 	"$work/polcap" "$work/policy.base" "$out/policy.cap" "+$POLCAP_BIT"
 	"$work/polcap" "$work/policy.base" "$out/policy.nocap" "-$POLCAP_BIT"
-	"$work/polcap" "$work/policy.base" "$out/policy.bit9" +9 "-$POLCAP_BIT"
+	"$work/polcap" "$work/policy.base" "$out/policy.bit9" +9 +10 +11 +12 +13 +14 +15 \
+		"-$POLCAP_BIT"
 	[ "$("$work/polcap" "$out/policy.cap" | grep -cx "$POLCAP_BIT")" = 1 ] ||
 		die "policy.cap lacks capability $POLCAP_BIT"
 	[ "$("$work/polcap" "$out/policy.nocap" | grep -cx "$POLCAP_BIT")" = 0 ] ||

@@ -6,7 +6,7 @@
  *   polcap IN                   list the bits set in IN
  *
  * checkpolicy only knows the capabilities its libsepol knows by name;
- * filename_trans_bind (bit 14) is newer than Debian's libsepol, so the
+ * filename_trans_bind (bit 31 here) is newer than Debian's libsepol, so the
  * test policies get it here.  Uses libsepol internals (policydb_read,
  * ebitmap_set_bit, policydb_write), which only its static library exports.
  */

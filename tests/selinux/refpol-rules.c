@@ -29,7 +29,7 @@
  *
  * AUG and AUG_CAP are POLICY plus only what the guest harness needs to
  * run a child process in each S (AUG_CAP also has policy
- * capability 14, filename_trans_bind, AUG has it cleared):
+ * capability 31, filename_trans_bind, AUG has it cleared):
  *   - role system_r gets every S, so that system_u:system_r:S:s0
  *     is a valid context;
  *   - allow kernel_t S:process dyntransition, and kernel_t
@@ -61,7 +61,7 @@
 #include <sepol/policydb/services.h>
 #include <sepol/policydb/sidtab.h>
 
-#define POLCAP_FILENAME_TRANS_BIND 14
+#define POLCAP_FILENAME_TRANS_BIND 31
 #define FLAG_RENAME	1
 #define FLAG_LINK	2
 #define FLAG_RELABEL	4
