@@ -39,10 +39,14 @@
  *           before, and no part of a text is in force before its file is
  *           released.  ECANCELED counts as "other".
  * smack     the same for /sys/fs/smackfs/name-transition (lines "subject
- *           object name label", label "-" removes, every complete line of
- *           a write applied or none, a last line without newline applied
- *           alone at close): a model of the rules predicts the result
- *           (EINVAL, ENOENT, E2BIG, ENOSPC) and the listing.
+ *           object name label", label "-" removes; the text of one open
+ *           file applies whole at its release or not at all, and not if
+ *           its last line has no newline): a model of the rules predicts
+ *           the result (EINVAL, ENOENT, E2BIG, ENOSPC, ECANCELED) and the
+ *           listing.  One text in three is cut into several writes, half
+ *           of those made in part by children through the inherited
+ *           descriptor, and sometimes the last writer is killed (see
+ *           smack_try()).
  * dots      rules on "." and "..": namegate rejects name=. and name=..
  *           (EINVAL); suffix=. and Smack rules on "." are accepted and
  *           harmless, as no operation binds those names.
@@ -80,6 +84,8 @@
 #define NG_MAX_SIZE (32U << 20)
 #define NG_MAX_RULES 262144U
 #define SMACK_MAX_WRITE (1U << 20)
+/* The longest partial line between two writes. */
+#define SMACK_MAX_TAIL 4096
 #define SMACK_MAX_RULES 65536U
 #define SMACK_LONGLABEL 256
 
@@ -1903,42 +1909,23 @@ static int smack_predict_lines(const char *text, size_t len,
 /*
  * Predicts a write and the close that follows it: the errno, the model
  * after them in @next, and in *@applied whether the rules changed.  The
- * complete lines apply at the write; a last line without a newline is kept
- * (at most SMACK_MAX_TAIL bytes) and applies alone at the close.
+ * text of one open file is one transaction: it applies whole at the close,
+ * and only if its last line has a newline (EINVAL otherwise, whatever the
+ * lines before it).
  */
-#define SMACK_MAX_TAIL 4096
 static int smack_predict(const char *text, size_t len, struct smack_model *next,
 			 bool *applied)
 {
-	const char *nl = len ? memrchr(text, '\n', len) : NULL;
-	const size_t head = nl ? (size_t)(nl - text) + 1 : 0;
-	struct smack_model mid;
 	int err;
 
 	*applied = false;
-	if (len <= SMACK_MAX_WRITE && len - head > SMACK_MAX_TAIL) {
+	if (len && len <= SMACK_MAX_WRITE && text[len - 1] != '\n') {
 		memset(next, 0, sizeof(*next));
 		return EINVAL;
 	}
-	if (!head || head == len || len > SMACK_MAX_WRITE) {
-		err = smack_predict_lines(text, len, next, &sm);
-		*applied = !err;
-		return err;
-	}
-	err = smack_predict_lines(text, head, &mid, &sm);
-	if (err) {
-		*next = mid;
-		return err;
-	}
-	*applied = true;
-	err = smack_predict_lines(text + head, len - head, next, &mid);
-	if (err) {
-		smack_model_free(next);
-		*next = mid;
-		return err;
-	}
-	smack_model_free(&mid);
-	return 0;
+	err = smack_predict_lines(text, len, next, &sm);
+	*applied = !err;
+	return err;
 }
 
 static struct buf smack_cur;
@@ -1964,14 +1951,147 @@ static int smack_write_lines(const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * Texts written in pieces: one text in three (of at most SMACK_MAX_WRITE
+ * bytes) is cut at random places into up to SMACK_MAX_PIECES writes
+ * through one open file, runs of them made by forked children through the
+ * descriptor they inherit (each exits after its writes, which applies
+ * nothing); when every write is predicted to succeed, the last run is
+ * sometimes a child's that is killed with SIGKILL while it holds the file:
+ * nothing applies, and the opener's close fails with ECANCELED.
+ */
+#define SMACK_MAX_PIECES 5
+static struct {
+	unsigned long texts, children, kills;
+} smack_procs;
+
+/*
+ * Whether a write of a text cut at @ends (@n writes) leaves a partial line
+ * longer than SMACK_MAX_TAIL before the last one: EINVAL at that write,
+ * even if the line is blank and would have been accepted whole.
+ */
+static bool smack_tail_fails(const char *p, const size_t *ends, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < n; i++) {
+		const char *nl = ends[i] ? memrchr(p, '\n', ends[i]) : NULL;
+		const size_t start = nl ? (size_t)(nl - p) + 1 : 0;
+
+		if (ends[i] - start > SMACK_MAX_TAIL)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Writes @p cut at @ends through one open file, write i by the parent if
+ * @by[i] is 0, else by child @by[i]; with @kill, the child that makes the
+ * last writes is killed while it holds the file.  Stops at the first write
+ * that fails.  Returns its errno, else that of the close, else 0.
+ */
+static int smack_write_pieces(const char *p, const size_t *ends,
+			      unsigned int n, const unsigned char *by, bool kill)
+{
+	unsigned int i = 0, j, k;
+	int fd, err = 0, status;
+	pid_t pid;
+
+	t_write -= now();
+	fd = open(SMACK_NT, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open %s: %s", SMACK_NT, strerror(errno));
+	while (i < n && !err) {
+		const size_t start = i ? ends[i - 1] : 0;
+
+		if (!by[i]) {
+			if (write(fd, p + start, ends[i] - start) !=
+			    (ssize_t)(ends[i] - start))
+				err = errno ? errno : EIO;
+			i++;
+			continue;
+		}
+		for (j = i; j < n && by[j] == by[i]; j++)
+			;
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			for (k = i; k < j; k++) {
+				const size_t s = k ? ends[k - 1] : 0;
+
+				if (write(fd, p + s, ends[k] - s) !=
+				    (ssize_t)(ends[k] - s))
+					_exit(errno ? errno : EIO);
+			}
+			if (kill && j == n)
+				raise(SIGKILL);
+			_exit(0);
+		}
+		smack_procs.children++;
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid: %s", strerror(errno));
+		if (kill && j == n) {
+			if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+				mismatch(p, ends[n - 1], "child to kill: status %#x",
+					 status);
+			smack_procs.kills++;
+		} else if (!WIFEXITED(status)) {
+			mismatch(p, ends[n - 1], "child: status %#x", status);
+		} else {
+			err = WEXITSTATUS(status);
+		}
+		i = j;
+	}
+	errno = 0;
+	if (close(fd) && !err)
+		err = errno;
+	t_write += now();
+	return err;
+}
+
 static void smack_try(const char *in, size_t len)
 {
 	static struct buf expect, back, again;
 	struct smack_model next;
-	bool applied;
-	const int want = smack_predict(in, len, &next, &applied);
-	const int got = write_policy(SMACK_NT, in, len);
-	int err;
+	size_t ends[SMACK_MAX_PIECES];
+	unsigned char by[SMACK_MAX_PIECES] = { 0 };
+	unsigned int n = 1, i, j, owner = 0, child = 1;
+	bool applied, kill = false;
+	int want = smack_predict(in, len, &next, &applied);
+	int got, err;
+
+	if (len && len <= SMACK_MAX_WRITE && chance(3)) {
+		n = 2 + rnd_below(SMACK_MAX_PIECES - 1);
+		for (i = 0; i + 1 < n; i++) {
+			const size_t cut = rnd_below(len + 1);
+
+			for (j = i; j > 0 && ends[j - 1] > cut; j--)
+				ends[j] = ends[j - 1];
+			ends[j] = cut;
+		}
+		ends[n - 1] = len;
+		if (chance(2)) {
+			for (i = 0; i < n; i++) {
+				if (i == 0 || chance(2))
+					owner = chance(3) ? 0 : child++;
+				by[i] = owner;
+			}
+		}
+		if (want != EINVAL && smack_tail_fails(in, ends, n)) {
+			want = EINVAL;
+			applied = false;
+		}
+		if (!want && by[n - 1] && chance(4)) {
+			kill = true;
+			want = ECANCELED;
+			applied = false;
+		}
+		smack_procs.texts++;
+	}
+	got = n == 1 ? write_policy(SMACK_NT, in, len) :
+		       smack_write_pieces(in, ends, n, by, kill);
 
 	count_result(got);
 	if (got != want)
@@ -1986,7 +2106,7 @@ static void smack_try(const char *in, size_t len)
 		return;
 	}
 	if (!want || applied) {
-		/* Complete lines applied, even if the last line then failed. */
+		/* The whole text applied. */
 		smack_model_free(&sm);
 		smack_copy(&sm, &next);
 		smack_render(&expect, &sm);
@@ -2207,6 +2327,9 @@ static int smack_run(void)
 	smack_clear();
 	printf("# smack: %lu special inputs, %lu generated\n", special,
 	       st.tried - special);
+	printf("# smack: %lu texts in several writes (%lu made by children), "
+	       "%lu with a writer killed\n", smack_procs.texts,
+	       smack_procs.children, smack_procs.kills);
 	free(b.p);
 	return 0;
 }
@@ -2255,7 +2378,7 @@ static int dots_run(void)
 		{ NG_POLICY, "deny create name=...\n", 0 },
 		{ NG_POLICY, "deny create,link,rename suffix=.\n"
 			     "deny create,link,rename suffix=..\n", 0 },
-		{ SMACK_NT, "A B . C\nA B .. C\nA B *. C\nA B *.. C", 0 },
+		{ SMACK_NT, "A B . C\nA B .. C\nA B *. C\nA B *.. C\n", 0 },
 	};
 	char dir[] = "/tmp/dots.XXXXXX";
 	int before[8], after[8], dfd, fd, op;
@@ -2316,7 +2439,7 @@ static int dots_run(void)
 	if (ng && write_policy(NG_POLICY, "", 0))
 		mismatch("", 0, "clearing the namegate policy failed");
 	if (smack) {
-		static const char rm[] = "A B . -\nA B .. -\nA B *. -\nA B *.. -";
+		static const char rm[] = "A B . -\nA B .. -\nA B *. -\nA B *.. -\n";
 
 		if (write_policy(SMACK_NT, rm, strlen(rm)))
 			mismatch(rm, strlen(rm), "removing the dot rules failed");

@@ -61,7 +61,9 @@ static inline int write_file(const char *path, const void *buf, size_t len)
 		err = errno;
 	else if ((size_t)n != len)
 		err = EIO;
-	close(fd);
+	/* A policy file may apply what was written at the close, and fail. */
+	if (close(fd) && !err)
+		err = errno;
 	return err;
 }
 

@@ -492,6 +492,37 @@ TEST_F(names, rename_temp)
 	ASSERT_STREQ("new", content_of(self->etc, "shadow"));
 }
 
+/* The whole label of @name in @dfd, or an error text. */
+static const char *context_of(int dfd, const char *name)
+{
+	static char context[256];
+	char path[64 + NAME_MAX];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
+	len = lgetxattr(path, XATTR_SELINUX, context, sizeof(context) - 1);
+	if (len < 0)
+		return strerror(errno);
+	context[len] = '\0';
+	return context;
+}
+
+/*
+ * An object whose role is not object_r: a name relabels it with object_r
+ * where its role may not have the name's type (system_r may have etc_t,
+ * not shadow_t), as a new file would be labeled; the binding is never
+ * refused for it.
+ */
+TEST_F(names, rename_role_not_object_r)
+{
+	make_file(_metadata, self->etc, "a", "new");
+	set_context(_metadata, self->etc, "a", "system_u:system_r:etc_t");
+	ASSERT_STREQ("system_u:system_r:etc_t", context_of(self->etc, "a"));
+	ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "shadow"));
+	EXPECT_STREQ(has_cap() ? "system_u:object_r:shadow_t" :
+		     "system_u:system_r:etc_t", context_of(self->etc, "shadow"));
+}
+
 /* The same over an existing file, the usual way to replace it. */
 TEST_F(names, rename_temp_replace)
 {
