@@ -1307,6 +1307,24 @@ static void ng_try_cut(const char *in, size_t len, const size_t *ends,
 	buf_add(&ng_cur, back.p, back.len);
 }
 
+/*
+ * Cuts a text of @len bytes into @n writes at random places: @ends gets
+ * their end offsets, sorted, the last one @len.
+ */
+static void random_cuts(size_t *ends, unsigned int n, size_t len)
+{
+	unsigned int i, j;
+
+	for (i = 0; i + 1 < n; i++) {
+		const size_t cut = rnd_below(len + 1);
+
+		for (j = i; j > 0 && ends[j - 1] > cut; j--)
+			ends[j] = ends[j - 1];
+		ends[j] = cut;
+	}
+	ends[n - 1] = len;
+}
+
 /* Writes @in in one write(), or one time in three cut at random places
  * into up to NG_MAX_WRITES, as cat(1) cuts a file into 128 KiB writes;
  * ng_try_cut() chooses the processes that make them.
@@ -1314,19 +1332,11 @@ static void ng_try_cut(const char *in, size_t len, const size_t *ends,
 static void ng_try(const char *in, size_t len)
 {
 	size_t ends[NG_MAX_WRITES];
-	unsigned int n = 1, i, j;
+	unsigned int n = 1;
 
-	if (len && chance(3)) {
+	if (len && chance(3))
 		n = 2 + rnd_below(NG_MAX_WRITES - 1);
-		for (i = 0; i + 1 < n; i++) {
-			const size_t cut = rnd_below(len + 1);
-
-			for (j = i; j > 0 && ends[j - 1] > cut; j--)
-				ends[j] = ends[j - 1];
-			ends[j] = cut;
-		}
-	}
-	ends[n - 1] = len;
+	random_cuts(ends, n, len);
 	ng_try_cut(in, len, ends, n);
 }
 
@@ -2057,21 +2067,14 @@ static void smack_try(const char *in, size_t len)
 	struct smack_model next;
 	size_t ends[SMACK_MAX_PIECES];
 	unsigned char by[SMACK_MAX_PIECES] = { 0 };
-	unsigned int n = 1, i, j, owner = 0, child = 1;
+	unsigned int n = 1, i, owner = 0, child = 1;
 	bool applied, kill = false;
 	int want = smack_predict(in, len, &next, &applied);
 	int got, err;
 
 	if (len && len <= SMACK_MAX_WRITE && chance(3)) {
 		n = 2 + rnd_below(SMACK_MAX_PIECES - 1);
-		for (i = 0; i + 1 < n; i++) {
-			const size_t cut = rnd_below(len + 1);
-
-			for (j = i; j > 0 && ends[j - 1] > cut; j--)
-				ends[j] = ends[j - 1];
-			ends[j] = cut;
-		}
-		ends[n - 1] = len;
+		random_cuts(ends, n, len);
 		if (chance(2)) {
 			for (i = 0; i < n; i++) {
 				if (i == 0 || chance(2))
