@@ -1698,9 +1698,13 @@ TEST_F_TIMEOUT(names, many_rules, 900)
 	 * Unprivileged readers cost their own buffer, not a copy of the
 	 * listing each (2000 copies of this one would not fit the guest),
 	 * and hold no lock a writer needs while they read.  A write of one
-	 * rule while 2000 of them read on the same CPUs takes at most 5 s
-	 * longer than alone: it may copy the 65536 rules once, when the
-	 * copy it would change is the one the readers hold.
+	 * rule while 2000 of them read takes at most three times as long as
+	 * alone, plus 5 s: the readers share the CPUs (on one, the write
+	 * gets about half of it), and the write copies the 65536 rules once
+	 * either way (alone, because the spare copy is freed at rest; with
+	 * readers, because they hold the copy it would change).  A reader
+	 * holding a lock the writer needs for all its listing would stop the
+	 * write until the readers are killed.
 	 */
 	{
 		unsigned long long used = 0;
@@ -1731,7 +1735,7 @@ TEST_F_TIMEOUT(names, many_rules, 900)
 		       alone, loaded);
 		EXPECT_LE(used, (unsigned long long)READERS_MAX_KIB);
 		EXPECT_LE(0, loaded);
-		EXPECT_LE(loaded, alone + 5000);
+		EXPECT_LE(loaded, 3 * alone + 5000);
 		/* The readers left the rules as they were. */
 		EXPECT_EQ(0, nt_writef("%s %s n1 %s\n", self->S, self->D,
 				       self->B));
