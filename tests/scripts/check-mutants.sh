@@ -14,7 +14,7 @@
 #
 # A mutant file:
 #	# guarantee: what the docs promise (and where)
-#	# suites: the suites of tests/suites.conf that claim it
+#	# suites: the suites of tests/suites.conf that claim it (or boots)
 #	<a unified diff against build/linux, as git diff prints it>
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh

@@ -3,7 +3,7 @@
 # (checkpatch, kernel-doc, sparse, shellcheck) and the given suites
 # (default: all of tests/suites.conf); print a table and a closing "N
 # passed, N failed".  --no-checkpatch (make check-<suite>): the suites only.
-#   check.sh [--no-checkpatch] [SUITE...]
+#   check.sh [--no-checkpatch] [SUITE|BOOT...]   (a boot: that boot only)
 # The boots run side by side, as many at once as there are CPUs
 # (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
 # with qemu.smp=N takes N of them, so the stress boots run without other
@@ -74,10 +74,10 @@ run_boot() {
 # those with several CPUs before the others.
 boots=()
 for s in "${suites[@]}"; do
-	awk -v s="$s" '!/^#/ && $2 == s { found = 1 } END { exit !found }' "$conf" ||
-		die "no suite '$s' in tests/suites.conf"
+	awk -v s="$s" '!/^#/ && ($2 == s || $1 == s) { found = 1 } END { exit !found }' "$conf" ||
+		die "no suite or boot '$s' in tests/suites.conf"
 done
-mapfile -t boots < <(awk -v list=" ${suites[*]} " '!/^#/ && NF && index(list, " " $2 " ") {
+mapfile -t boots < <(awk -v list=" ${suites[*]} " '!/^#/ && NF && (index(list, " " $2 " ") || index(list, " " $1 " ")) {
 		smp = 1
 		for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) { smp = substr($i, 10) + 0 }
 		printf "%d %d %s\n", smp, $4, $1

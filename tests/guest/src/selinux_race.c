@@ -37,6 +37,28 @@
  *         loads during which a rename was under way and the renames during
  *         which a load was; at least one of each is required.
  *
+ * dirset  RACES iterations on directory DIR/.../d (etc_t), which test_t
+ *         may relabel to conf_t and not from quarantine_t (policy.conf).
+ *         B (kernel_t) resets d to etc_t through a descriptor; both wait
+ *         at a barrier; A (test_t) renames d to conf.d, which asks for
+ *         conf_t, while B sets quarantine_t on it with fsetxattr().  The
+ *         VFS does not lock a directory renamed within its parent, so B's
+ *         setxattr() may come between the rename's decision (on etc_t) and
+ *         its write: the write must then leave B's label alone.  Every
+ *         rename must succeed and conf.d must end quarantine_t: B's label
+ *         set before the rename decided is kept (test_t may not relabel
+ *         from it), set after it replaced conf_t.  A controller delays
+ *         one side so that B's setxattr() overlaps A's rename in at least
+ *         1% of the iterations.
+ * dirbusy A (test_t) labels d etc_t, renames it to conf.d, checks conf_t
+ *         and renames it back, RACES times, while B lists d (500
+ *         entries; getdents64() holds its lock shared) and looks up names
+ *         it does not have in it, without pause.  The label of a directory
+ *         renamed within its parent is written after the rename's locks
+ *         are dropped, under the directory's own lock: a busy directory
+ *         delays the write, it does not lose it.  At least 1% of the
+ *         renames must start or end while B is in getdents64().
+ *
  * SECONDS bounds each run; fewer than RACES iterations by then fail.
  * Prints counts as "# " lines; exit status 0 if every check passed, 1 if
  * one failed, 4 if SELinux is not active.
@@ -54,6 +76,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -74,6 +97,8 @@
 #define CAP_FILE SEL_FS "/policy_capabilities/filename_trans_bind"
 #define TEST_CONTEXT "system_u:system_r:test_t"
 #define ETC_CONTEXT "system_u:object_r:etc_t"
+#define QUARANTINE_CONTEXT "system_u:object_r:quarantine_t"
+#define BUSY_ENTRIES 500
 
 /* Two processes at a barrier; @gen counts the times it opened. */
 struct barrier {
@@ -109,6 +134,15 @@ struct shared {
 	unsigned long loads_done;
 	unsigned long loads_overlapped;	/* loads during which a rename ran */
 	unsigned long renames_overlapped; /* renames during which a load ran */
+
+	/* dirset: this iteration's times (now()), and the outcomes. */
+	double ren_start, ren_end, set_start, set_end;
+	int set_err;
+	unsigned long set_before, set_after, set_overlap;
+
+	/* dirbusy */
+	volatile int listing;	/* B is in getdents64() */
+	unsigned long lists, lookups, renames_while_listed;
 };
 
 static struct shared *sh;
@@ -119,6 +153,8 @@ static unsigned long min_loads = 200;	/* reload: loads at least */
 static double run_seconds = 120;
 static char dir[PATH_MAX - 32];	/* room for the names in it */
 static char path_tmp[PATH_MAX], path_shadow[PATH_MAX], path_l[PATH_MAX];
+static char path_d[PATH_MAX], path_conf[PATH_MAX];
+static int d_fd = -1;	/* d, opened before the processes start */
 static char *policy;
 static size_t policy_len;
 
@@ -561,6 +597,271 @@ static bool reload_report(void)
 }
 
 /*
+ * The end of a report: no check failed, RACES iterations (@what) were
+ * made, and the race was exercised, @hits of them (@how) at least 1%.
+ */
+static bool report_end(unsigned long n, const char *what, unsigned long hits,
+		       const char *how)
+{
+	if (sh->failures)
+		return false;
+	if (n < races) {
+		fail("only %lu of %lu %s in %.0f s", n, races, what,
+		     run_seconds);
+		return false;
+	}
+	if (hits < (n + 99) / 100) {
+		fail("%s in fewer than 1%% of the %s: the race was not "
+		     "exercised", how, what);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * dirset
+ */
+
+static int set_label(int fd, const char *path, const char *context)
+{
+	const size_t len = strlen(context) + 1;
+
+	if (fd >= 0)
+		return fsetxattr(fd, "security.selinux", context, len, 0) ?
+		       errno : 0;
+	return setxattr(path, "security.selinux", context, len, 0) ? errno : 0;
+}
+
+/* d, etc_t, with BUSY_ENTRIES empty files for dirbusy to list. */
+static void make_d(void)
+{
+	char name[PATH_MAX + 32];
+	unsigned int i;
+	int fd;
+
+	if (mkdir(path_d, 0777) || chmod(path_d, 0777))
+		die("mkdir %s: %s", path_d, strerror(errno));
+	for (i = 0; !strcmp(mode, "dirbusy") && i < BUSY_ENTRIES; i++) {
+		snprintf(name, sizeof(name), "%s/entry-%04u", path_d, i);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0)
+			die("creating %s: %s", name, strerror(errno));
+		close(fd);
+	}
+	d_fd = open(path_d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d_fd < 0)
+		die("open %s: %s", path_d, strerror(errno));
+}
+
+static void remove_d(void)
+{
+	char name[PATH_MAX + 32];
+	unsigned int i;
+
+	close(d_fd);
+	/* A failed run may leave it under either name. */
+	if (rename(path_conf, path_d) && errno != ENOENT)
+		fail("rename conf.d d: %s", strerror(errno));
+	for (i = 0; !strcmp(mode, "dirbusy") && i < BUSY_ENTRIES; i++) {
+		snprintf(name, sizeof(name), "%s/entry-%04u", path_d, i);
+		unlink_quiet(name);
+	}
+	if (rmdir(path_d))
+		fail("rmdir %s: %s", path_d, strerror(errno));
+}
+
+/* A: renames d to conf.d and back, and checks B's label stands. */
+static void dirset_renamer(void)
+{
+	const double end = now() + run_seconds;
+	unsigned int delay_a;
+	unsigned long i;
+	char buf[128];
+	const char *type;
+	bool stop = false;
+	int bias = 0, err;
+
+	become_test_t();
+	for (i = 0;; i++) {
+		/* B reads go only after the first barrier. */
+		sh->go = !stop && i < races && now() < end && !sh->failures;
+		delay_a = (bias < 0 ? -bias : 0) + rnd_below(LINK_JITTER);
+		sh->delay_b = (bias > 0 ? bias : 0) + rnd_below(LINK_JITTER);
+		barrier_wait(&sh->bar);
+		if (!sh->go)
+			break;
+		spin(delay_a);
+		sh->ren_start = now();
+		err = rename(path_d, path_conf) ? errno : 0;
+		sh->ren_end = now();
+		barrier_wait(&sh->bar);
+		if (sh->set_err)
+			fail("iteration %lu: B's fsetxattr(quarantine_t): %s", i,
+			     strerror(sh->set_err));
+		if (sh->set_end < sh->ren_start) {
+			sh->set_before++;
+			bias += 2;		/* B is early: delay it */
+		} else if (sh->set_start > sh->ren_end) {
+			sh->set_after++;
+			bias -= 2;
+		} else {
+			sh->set_overlap++;
+		}
+		if (bias > 4000)
+			bias = 4000;
+		else if (bias < -4000)
+			bias = -4000;
+		if (err) {
+			fail("iteration %lu: rename d conf.d: %s", i,
+			     strerror(err));
+			stop = true;
+		} else {
+			type = type_of(path_conf, buf, sizeof(buf));
+			if (strcmp(type, "quarantine_t"))
+				fail("iteration %lu: conf.d is %s after B set "
+				     "quarantine_t (B's set %s the rename)", i,
+				     type,
+				     sh->set_end < sh->ren_start ? "before" :
+				     sh->set_start > sh->ren_end ? "after" :
+				     "during");
+			if (rename(path_conf, path_d)) {
+				fail("iteration %lu: rename conf.d d: %s", i,
+				     strerror(errno));
+				stop = true;
+			}
+		}
+		sh->iterations = i + 1;
+		barrier_wait(&sh->bar);
+	}
+	sh->bias = bias;
+}
+
+/* B (kernel_t): resets d to etc_t, then sets quarantine_t. */
+static void dirset_setter(void)
+{
+	const int fd = d_fd;
+	int err;
+
+	for (;;) {
+		err = set_label(fd, NULL, ETC_CONTEXT);
+		if (err)
+			die("fsetxattr(etc_t): %s", strerror(err));
+		barrier_wait(&sh->bar);
+		if (!sh->go)
+			break;
+		spin(sh->delay_b);
+		sh->set_start = now();
+		sh->set_err = set_label(fd, NULL, QUARANTINE_CONTEXT);
+		sh->set_end = now();
+		barrier_wait(&sh->bar);
+		barrier_wait(&sh->bar);	/* A has checked and renamed back */
+	}
+}
+
+static bool dirset_report(void)
+{
+	const unsigned long n = sh->iterations;
+
+	note("dirset: %lu iterations: B's setxattr before the rename %lu, "
+	     "after it %lu, overlapping it %lu (%.1f%%)", n, sh->set_before,
+	     sh->set_after, sh->set_overlap,
+	     n ? 100.0 * sh->set_overlap / n : 0);
+	note("dirset: delays settled at %d units more for %c", abs(sh->bias),
+	     sh->bias > 0 ? 'B' : 'A');
+	return report_end(n, "iterations", sh->set_overlap,
+			  "B's setxattr overlapping the rename");
+}
+
+/*
+ * dirbusy
+ */
+
+/* A: relabels d etc_t, renames it to conf.d (conf_t) and back. */
+static void dirbusy_renamer(void)
+{
+	const double end = now() + run_seconds;
+	unsigned long i;
+	char buf[128];
+	const char *type;
+	bool listed;
+	int err;
+
+	become_test_t();
+	for (i = 0; i < races && now() < end && !sh->abort; i++) {
+		err = set_label(-1, path_d, ETC_CONTEXT);
+		if (err) {
+			fail("iteration %lu: setxattr d etc_t: %s", i,
+			     strerror(err));
+			break;
+		}
+		listed = sh->listing;
+		err = rename(path_d, path_conf) ? errno : 0;
+		listed |= sh->listing;
+		if (err) {
+			fail("iteration %lu: rename d conf.d: %s", i,
+			     strerror(err));
+			break;
+		}
+		sh->renames_while_listed += listed;
+		type = type_of(path_conf, buf, sizeof(buf));
+		if (strcmp(type, "conf_t"))
+			fail("iteration %lu: conf.d is %s, not conf_t%s", i,
+			     type, listed ? " (d was being listed)" : "");
+		if (rename(path_conf, path_d)) {
+			fail("iteration %lu: rename conf.d d: %s", i,
+			     strerror(errno));
+			break;
+		}
+		if (sh->failures >= MAX_FAIL_MSGS)
+			break;
+	}
+	sh->iterations = i;
+	sh->stop = 1;
+}
+
+/* B: lists d and looks up names it lacks, until A is done. */
+static void dirbusy_lister(void)
+{
+	char name[PATH_MAX + 32];
+	static char buf[65536];
+	const int fd = d_fd;
+	struct stat st;
+	long n;
+
+	while (!sh->stop && !sh->abort) {
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			die("lseek: %s", strerror(errno));
+		do {
+			sh->listing = 1;
+			n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+			sh->listing = 0;
+		} while (n > 0);
+		if (n < 0)
+			die("getdents64: %s", strerror(errno));
+		sh->lists++;
+		/* d may be conf.d now: the lookup then fails in etc. */
+		snprintf(name, sizeof(name), "%s/absent%u", path_d,
+			 rnd_below(1U << 20));
+		if (!lstat(name, &st))
+			die("%s exists", name);
+		sh->lookups++;
+	}
+}
+
+static bool dirbusy_report(void)
+{
+	const unsigned long n = sh->iterations;
+
+	note("dirbusy: %lu renames, each to conf_t; %lu listings of d and "
+	     "%lu lookups meanwhile", n, sh->lists, sh->lookups);
+	note("dirbusy: %lu renames (%.1f%%) started or ended while d was "
+	     "being listed", sh->renames_while_listed,
+	     n ? 100.0 * sh->renames_while_listed / n : 0);
+	return report_end(n, "renames", sh->renames_while_listed,
+			  "a listing meeting the rename");
+}
+
+/*
  * Main
  */
 
@@ -606,7 +907,8 @@ static void wait_both(pid_t a, pid_t b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: selinux_race link|reload [-d DIR] [-n RACES] "
+	fprintf(stderr, "usage: selinux_race link|reload|dirset|dirbusy "
+		"[-d DIR] [-n RACES] "
 		"[-l LOADS] [-t SECONDS] [-s SEED]\n");
 	exit(2);
 }
@@ -618,7 +920,8 @@ int main(int argc, char **argv)
 	bool ok;
 	int opt, err;
 
-	if (argc < 2 || (strcmp(argv[1], "link") && strcmp(argv[1], "reload")))
+	if (argc < 2 || (strcmp(argv[1], "link") && strcmp(argv[1], "reload") &&
+			 strcmp(argv[1], "dirset") && strcmp(argv[1], "dirbusy")))
 		usage();
 	mode = argv[1];
 	rnd_state = 0x73656c696e7578ULL;
@@ -680,14 +983,32 @@ int main(int argc, char **argv)
 	snprintf(path_tmp, sizeof(path_tmp), "%s/shadow.tmp", dir);
 	snprintf(path_shadow, sizeof(path_shadow), "%s/shadow", dir);
 	snprintf(path_l, sizeof(path_l), "%s/shadow.tmp.l", dir);
+	snprintf(path_d, sizeof(path_d), "%s/d", dir);
+	snprintf(path_conf, sizeof(path_conf), "%s/conf.d", dir);
+	if (!strcmp(mode, "dirset") || !strcmp(mode, "dirbusy"))
+		make_d();
 
 	start = now();
-	if (!strcmp(mode, "link"))
+	if (!strcmp(mode, "link")) {
 		wait_both(spawn(link_renamer, 0), spawn(link_linker, 1));
-	else
+	} else if (!strcmp(mode, "reload")) {
 		wait_both(spawn(reload_renamer, 0), spawn(reload_loader, 1));
+	} else if (!strcmp(mode, "dirset")) {
+		wait_both(spawn(dirset_renamer, 0), spawn(dirset_setter, 1));
+	} else {
+		wait_both(spawn(dirbusy_renamer, 0), spawn(dirbusy_lister, 1));
+	}
 	note("%s: %.1f s", mode, now() - start);
-	ok = !strcmp(mode, "link") ? link_report() : reload_report();
+	if (!strcmp(mode, "link"))
+		ok = link_report();
+	else if (!strcmp(mode, "reload"))
+		ok = reload_report();
+	else if (!strcmp(mode, "dirset"))
+		ok = dirset_report();
+	else
+		ok = dirbusy_report();
+	if (!strcmp(mode, "dirset") || !strcmp(mode, "dirbusy"))
+		remove_d();
 	check_cap("at the end");
 
 	if (rmdir(dir))

@@ -21,12 +21,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/capability.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1089,6 +1092,238 @@ TEST_F(names, rename_exchange)
 	ASSERT_EQ(0, rename_as(self->S, P(self, "d/right"), P(self, "d2/far"),
 			       RENAME_EXCHANGE));
 	EXPECT_STREQ(self->B, label_of(P(self, "d2/far")));
+}
+
+/*
+ * A directory renamed within its parent: the VFS does not lock it, so
+ * Smack writes its label once the rename's locks are dropped (through
+ * lsm_dir_write_later()), under the directory's own lock.
+ */
+#define DIR_RACES	2000UL
+/* A set between the decision and the write is rare: more tries. */
+#define SET_RACES	5000UL
+#define DIR_ENTRIES	500U
+
+/* Shared by the processes of the two tests below (MAP_SHARED). */
+struct dir_race {
+	volatile int stop;
+	volatile int listing;		/* the lister is in getdents64() */
+	unsigned int count, gen;	/* a barrier of two */
+	volatile int rename_err;
+	unsigned long renames, while_listed, wrong;
+	unsigned long lists, set_before;
+	char seen[LABEL_MAX + 1];
+};
+
+static struct dir_race *dir_race_map(void)
+{
+	void *p = mmap(NULL, sizeof(struct dir_race), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void dir_barrier(struct dir_race *r)
+{
+	const unsigned int gen = __atomic_load_n(&r->gen, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&r->count, 1, __ATOMIC_ACQ_REL) == 2) {
+		__atomic_store_n(&r->count, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->gen, gen + 1, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&r->gen, __ATOMIC_ACQUIRE) == gen)
+		sched_yield();
+}
+
+static void dir_spin(unsigned int units)
+{
+	volatile unsigned int i;
+
+	for (i = 0; i < units * 32; i++)
+		;
+}
+
+/* Rules "conf.d" (A) and "x.d" (B) for S in D, and d/x.d made by S. */
+static void dir_race_setup(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(names) *self, char *xd, char *conf)
+{
+	ASSERT_EQ(0, nt_writef("%s %s conf.d %s\n%s %s x.d %s\n",
+			       self->S, self->D, self->A,
+			       self->S, self->D, self->B));
+	snprintf(xd, PATH_MAX, "%s", P(self, "d/x.d"));
+	snprintf(conf, PATH_MAX, "%s", P(self, "d/conf.d"));
+	ASSERT_EQ(0, as_task(self->S, xd, OP_DIR));
+	ASSERT_STREQ(self->B, label_of(xd));
+}
+
+/*
+ * S renames d/x.d (B) to d/conf.d (A) and back, DIR_RACES times, each
+ * checked, while a privileged process lists it (DIR_ENTRIES entries) and
+ * looks names up in it without pause: every rename relabels.
+ */
+TEST_F_TIMEOUT(names, rename_directory_while_listed, 300)
+{
+	struct dir_race *r = dir_race_map();
+	char name[PATH_MAX + 32], conf[PATH_MAX], xd[PATH_MAX];
+	pid_t lister, renamer;
+	unsigned long i;
+	int status, fd;
+
+	ASSERT_NE(NULL, r);
+	dir_race_setup(_metadata, self, xd, conf);
+	for (i = 0; i < DIR_ENTRIES; i++) {
+		snprintf(name, sizeof(name), "%s/entry-%04lu", xd, i);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	fd = open(xd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+
+	lister = fork();
+	ASSERT_LE(0, lister);
+	if (lister == 0) {
+		static char buf[65536];
+		struct stat st;
+		long n;
+
+		while (!r->stop) {
+			if (lseek(fd, 0, SEEK_SET) < 0)
+				_exit(1);
+			do {
+				r->listing = 1;
+				n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+				r->listing = 0;
+			} while (n > 0);
+			if (n < 0)
+				_exit(1);
+			r->lists++;
+			snprintf(name, sizeof(name), "%s/absent%d", xd,
+				 rand());
+			lstat(name, &st);
+		}
+		_exit(0);
+	}
+	renamer = fork();
+	ASSERT_LE(0, renamer);
+	if (renamer == 0) {
+		bool listed;
+
+		if (set_task_label(self->S) || drop_cap(CAP_MAC_OVERRIDE, 1))
+			_exit(255);
+		for (i = 0; i < DIR_RACES; i++) {
+			listed = r->listing;
+			if (rename(xd, conf))
+				_exit(2);
+			listed |= r->listing;
+			r->while_listed += listed;
+			if (strcmp(label_of(conf), self->A))
+				r->wrong++;
+			if (rename(conf, xd))
+				_exit(3);
+			if (strcmp(label_of(xd), self->B))
+				r->wrong++;
+			r->renames++;
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(renamer, waitpid(renamer, &status, 0));
+	r->stop = 1;
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		TH_LOG("renamer: status %#x", status);
+	}
+	ASSERT_EQ(lister, waitpid(lister, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	TH_LOG("%lu renames each way, %lu while d was listed, %lu listings, "
+	       "%lu labels not the name's", r->renames, r->while_listed,
+	       r->lists, r->wrong);
+	EXPECT_EQ(DIR_RACES, r->renames);
+	EXPECT_EQ(0UL, r->wrong);
+	/* At least 1% met a listing, or the race was not run. */
+	EXPECT_LE(DIR_RACES / 100, r->while_listed);
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * S renames d/x.d (B) to d/conf.d (A) while a privileged process sets
+ * label Q on it, to which S has no access, SET_RACES times.  Set first,
+ * the rename is refused (S may not write Q); set between the decision
+ * and the write, the write must leave Q; set after, Q replaces A.  So Q
+ * is the label at the end, every time.
+ */
+TEST_F_TIMEOUT(names, rename_directory_racing_setxattr, 300)
+{
+	struct dir_race *r = dir_race_map();
+	char conf[PATH_MAX], xd[PATH_MAX], q[64];
+	unsigned int delay = 0;
+	unsigned long refused = 0, i;
+	pid_t renamer;
+	int status, fd;
+
+	ASSERT_NE(NULL, r);
+	snprintf(q, sizeof(q), "%sQ", self->tag);
+	dir_race_setup(_metadata, self, xd, conf);
+	fd = open(xd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+
+	renamer = fork();
+	ASSERT_LE(0, renamer);
+	if (renamer == 0) {
+		if (set_task_label(self->S) || drop_cap(CAP_MAC_OVERRIDE, 1))
+			_exit(255);
+		for (;;) {
+			dir_barrier(r);
+			if (r->stop)
+				_exit(0);
+			dir_spin(rand() % 64);
+			r->rename_err = rename(xd, conf) ? errno : 0;
+			dir_barrier(r);
+		}
+	}
+	for (i = 0; i < SET_RACES; i++) {
+		const char *path;
+
+		ASSERT_EQ(0, fsetxattr(fd, XATTR_SMACK, self->B,
+				       strlen(self->B), 0));
+		dir_barrier(r);
+		dir_spin(delay + rand() % 64);
+		ASSERT_EQ(0, fsetxattr(fd, XATTR_SMACK, q, strlen(q), 0));
+		dir_barrier(r);
+		if (r->rename_err == EACCES) {
+			refused++;
+			path = xd;
+			/* Set too early: let the rename go first. */
+			delay += 16;
+		} else {
+			ASSERT_EQ(0, r->rename_err);
+			path = conf;
+			delay = delay > 8 ? delay - 8 : 0;
+		}
+		if (strcmp(label_of(path), q)) {
+			r->wrong++;
+			if (r->wrong <= 5)
+				TH_LOG("race %lu: %s is %s, not %s", i, path,
+				       label_of(path), q);
+		}
+		/* Back, privileged: no rule for this task's label. */
+		if (path == conf)
+			ASSERT_EQ(0, rename(conf, xd));
+	}
+	r->stop = 1;
+	dir_barrier(r);
+	ASSERT_EQ(renamer, waitpid(renamer, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	TH_LOG("%lu races: %lu renames refused (set first), %lu allowed, %lu "
+	       "labels not %s", SET_RACES, refused, SET_RACES - refused,
+	       r->wrong, q);
+	EXPECT_EQ(0UL, r->wrong);
+	/* Both orders occurred, or the race was not run. */
+	EXPECT_LE(SET_RACES / 100, refused);
+	EXPECT_LE(SET_RACES / 100, SET_RACES - refused);
+	munmap(r, sizeof(*r));
 }
 
 /* Names with special bytes, written with escapes, on rename. */
