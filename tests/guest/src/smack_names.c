@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +32,7 @@
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1188,6 +1190,8 @@ TEST_F_TIMEOUT(names, rename_directory_while_listed, 300)
 		struct stat st;
 		long n;
 
+		/* Leave with the test if one of its assertions ends it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		while (!r->stop) {
 			if (lseek(fd, 0, SEEK_SET) < 0)
 				_exit(1);
@@ -1210,6 +1214,7 @@ TEST_F_TIMEOUT(names, rename_directory_while_listed, 300)
 	if (renamer == 0) {
 		bool listed;
 
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (set_task_label(self->S) || drop_cap(CAP_MAC_OVERRIDE, 1))
 			_exit(255);
 		for (i = 0; i < DIR_RACES; i++) {
@@ -1271,6 +1276,8 @@ TEST_F_TIMEOUT(names, rename_directory_racing_setxattr, 300)
 	renamer = fork();
 	ASSERT_LE(0, renamer);
 	if (renamer == 0) {
+		/* Not left at the barrier if an assertion ends the test. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (set_task_label(self->S) || drop_cap(CAP_MAC_OVERRIDE, 1))
 			_exit(255);
 		for (;;) {
