@@ -7,6 +7,11 @@
 #                 posted series assigned after this kernel: netlink_xperm ...
 #                 memfd_class, bpf_token_perms, bpf_object_perms), unknown to
 #                 this kernel: none of them may switch the feature on
+#   policy.reject, policy.deny
+#                 a policy that knows nothing of the series (every class and
+#                 permission of the pristine kernel, from its
+#                 scripts/selinux/mdp, no mislabel) plus one named rule, built
+#                 with handle_unknown reject and deny, with filename_trans_bind
 #   refpolicy     Debian's reference policy (selinux-policy-default), as is
 #   refpolicy.cap the reference policy with filename_trans_bind
 #   refpolicy.rules, refpolicy.rules.cap
@@ -51,6 +56,38 @@ build_test_policies() {
 		die "policy.nocap has capability $POLCAP_BIT"
 }
 
+# The dummy policy of the pristine kernel (scripts/selinux/mdp: all its
+# classes and permissions, everything allowed to base_t), without its
+# policycap lines (Debian's checkpolicy does not know every name), plus a
+# name rule: base_t files named "strict" in a base_t directory are
+# strict_t, which base_t may relabel to.
+build_mdp_policies() {
+	local m=$work/mdp f u
+	rm -rf "$m" && mkdir -p "$m/sel" "$m/inc/generated"
+	: > "$m/inc/generated/autoconf.h"
+	for f in classmap.h initial_sid_to_string.h policycap_names.h policycap.h; do
+		git -C "$KSRC" show "pristine:security/selinux/include/$f" > "$m/sel/$f"
+	done
+	git -C "$KSRC" show pristine:scripts/selinux/mdp/mdp.c > "$m/mdp.c"
+	gcc -O2 -I"$m/sel" -I"$KSRC/include/uapi" -I"$KSRC/include" -I"$m/inc" \
+		-o "$m/mdp" "$m/mdp.c"
+	"$m/mdp" "$m/policy.conf" "$m/file_contexts" > /dev/null
+	grep -q '^class file$' "$m/policy.conf" || die "mdp wrote no policy"
+	sed -i -e '/^policycap /d' -e '/^role base_r types { base_t };$/a\
+type strict_t;\
+role base_r types { strict_t };\
+allow base_t strict_t:{ file dir lnk_file } *;\
+allow strict_t base_t:filesystem associate;\
+type_transition base_t base_t:file strict_t "strict";' -e '/^fs_use_task sockfs /a\
+fs_use_xattr ext4 user_u:object_r:base_t;\
+fs_use_trans tmpfs user_u:object_r:base_t;' "$m/policy.conf"
+	! grep -qw mislabel "$m/policy.conf" || die "the pristine class map has mislabel"
+	for u in reject deny; do
+		checkpolicy -U "$u" -c 33 -o "$m/policy.$u" "$m/policy.conf" >/dev/null
+		"$work/polcap" "$m/policy.$u" "$out/policy.$u" "+$POLCAP_BIT"
+	done
+}
+
 copy_refpolicy() {
 	local f
 	f=$(find "$refpolicy_dir" -maxdepth 1 -name 'policy.[0-9]*' 2>/dev/null | sort -V | tail -n1)
@@ -69,5 +106,6 @@ mkdir -p "$work" "$out"
 build_polcap
 build_refpol_rules
 build_test_policies
+build_mdp_policies
 copy_refpolicy
 msg "SELinux policies ready in $out"

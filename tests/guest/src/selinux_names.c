@@ -48,6 +48,7 @@
 #define XATTR_SELINUX "security.selinux"
 #define OBJECT_CONTEXT(type) "system_u:object_r:" type
 #define AVC_DENIED(perm) "avc:  denied  { " perm " }"
+#define AVC_GRANTED(perm) "avc:  granted  { " perm " }"
 #define TEST_SCONTEXT "scontext=system_u:system_r:test_t"
 #define TCONTEXT(type) "tcontext=" OBJECT_CONTEXT(type)
 
@@ -617,17 +618,20 @@ TEST_F(names, rename_symlink)
 }
 
 /*
- * Without relabelfrom/relabelto the rename succeeds, the file keeps its
- * label (norelabel_t has mislabel) and the denial of relabelfrom, which
- * setxattr() checks first, is audited.
+ * Without relabelfrom/relabelto the rename succeeds and the file keeps its
+ * label.  The relabel that is not made is not a denial: nothing is denied.
+ * norelabel_t has mislabel, and the policy audits it (auditallow): the
+ * record of the file left with another label than its name's.
  */
 TEST_F(names, rename_norelabel)
 {
 	char ino[32];
-	struct record recs[] = { { .needles = {
-		AVC_DENIED("relabelfrom"), ino,
-		"scontext=system_u:system_r:norelabel_t", TCONTEXT("etc_t"),
-		"tclass=file", NULL } } };
+	struct record recs[] = {
+		{ .needles = { "avc:  denied", ino, NULL } },
+		{ .needles = { AVC_GRANTED("mislabel"), ino,
+			       "scontext=system_u:system_r:norelabel_t",
+			       TCONTEXT("shadow_t"), "tclass=file", NULL } },
+	};
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
@@ -639,7 +643,37 @@ TEST_F(names, rename_norelabel)
 	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
 	ASSERT_FALSE(exists(self->etc, "shadow.tmp"));
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
-	ASSERT_EQ(has_cap(), recs[0].seen);
+	ASSERT_EQ(0, recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
+	close(kmsg);
+}
+
+/*
+ * Ownership without CAP_FOWNER: norelabel_t (root, but without fowner in
+ * the policy) renames a file of uid 1000.  The relabel is not made, and
+ * the capability check that decides so is not audited either.
+ */
+TEST_F(names, rename_not_owner_nofowner)
+{
+	char ino[32];
+	struct record recs[] = {
+		{ .needles = { "avc:  denied", "fowner", NULL } },
+		{ .needles = { AVC_GRANTED("mislabel"), ino,
+			       TCONTEXT("shadow_t"), NULL } },
+	};
+	int kmsg = kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	make_file(_metadata, self->etc, "a", "a");
+	ASSERT_EQ(0, fchownat(self->etc, "a", 1000, 1000, 0));
+	ino_needle(ino, sizeof(ino), self->etc, "a");
+	ASSERT_EQ(0, rename_as(&norelabel, self->etc, "a", self->etc,
+			       "shadow", 0));
+	ASSERT_STREQ("a", content_of(self->etc, "shadow"));
+	ASSERT_STREQ("etc_t", type_of(self->etc, "shadow"));
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(0, recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
 	close(kmsg);
 }
 
@@ -664,21 +698,23 @@ TEST_F(names, rename_same_type_norelabel)
 }
 
 /*
- * Each check of setxattr() counts; a denied one is audited, the rename
- * succeeds and the file keeps its label.  @name is created in etc, renamed
- * to @to, and must keep @type; the denial is of @perm, from @scontext to
- * @tcontext of class @tclass.
+ * Each check of setxattr() counts: the rename succeeds and the file keeps
+ * its label.  @name is created in etc, renamed to @to, and must keep
+ * @type.  Nothing is denied about the file, the check that failed
+ * included: the file left under @to with @type is audited, as the policy
+ * asks, by the grant of mislabel on @to's type @tcontext.
  */
 static void check_no_relabel(struct __test_metadata *const _metadata,
 			     FIXTURE_DATA(names) *self, const char *name,
-			     const char *to, const char *type, const char *perm,
-			     const char *scontext, const char *tcontext,
-			     const char *tclass)
+			     const char *to, const char *type,
+			     const char *tcontext)
 {
 	char ino[32];
-	struct record recs[] = { { .needles = {
-		perm, ino, scontext, tcontext, tclass, "permissive=0",
-		NULL } } };
+	struct record recs[] = {
+		{ .needles = { "avc:  denied", ino, NULL } },
+		{ .needles = { AVC_GRANTED("mislabel"), ino, TEST_SCONTEXT,
+			       tcontext, "tclass=file", NULL } },
+	};
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
@@ -690,7 +726,8 @@ static void check_no_relabel(struct __test_metadata *const _metadata,
 	ASSERT_STREQ("x", content_of(self->etc, to));
 	ASSERT_STREQ(type, type_of(self->etc, to));
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
-	ASSERT_EQ(has_cap(), recs[0].seen);
+	ASSERT_EQ(0, recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
 	close(kmsg);
 }
 
@@ -698,27 +735,26 @@ static void check_no_relabel(struct __test_metadata *const _metadata,
 TEST_F(names, rename_no_relabelto)
 {
 	check_no_relabel(_metadata, self, "locked.tmp", "locked", "etc_t",
-			 AVC_DENIED("relabelto"), TEST_SCONTEXT,
-			 TCONTEXT("locked_t"), "tclass=file");
+			 TCONTEXT("locked_t"));
 }
 
 /* relabelfrom on the old type: test_t may not relabel sticky_t. */
 TEST_F(names, rename_no_relabelfrom)
 {
-	check_no_relabel(_metadata, self, "sticky.tmp", "shadow", "sticky_t",
-			 AVC_DENIED("relabelfrom"), TEST_SCONTEXT,
-			 TCONTEXT("sticky_t"), "tclass=file");
+	check_no_relabel(_metadata, self, "sticky.tmp", "locked", "sticky_t",
+			 TCONTEXT("locked_t"));
 }
 
-/* The new type must be allowed on the file system (associate). */
+/*
+ * The new type must be allowed on the file system (associate); the denial
+ * of the creation is audited, the relabel's check is not.
+ */
 TEST_F(names, rename_no_associate)
 {
 	ASSERT_EQ(-1, openat(self->etc, "noassoc", O_CREAT | O_WRONLY, 0644));
 	ASSERT_EQ(EACCES, errno);
 	check_no_relabel(_metadata, self, "x", "noassoc", "etc_t",
-			 AVC_DENIED("associate"),
-			 "scontext=" OBJECT_CONTEXT("noassoc_t"), "tcontext=",
-			 "tclass=filesystem");
+			 TCONTEXT("noassoc_t"));
 }
 
 /*
@@ -914,14 +950,19 @@ TEST_F(names, rename_dir_cross)
 	ASSERT_FALSE(exists(self->top, "d2"));
 }
 
-/* Without relabel permissions a directory keeps its label, audited. */
+/*
+ * Without relabel permissions a directory keeps its label: nothing denied,
+ * the mislabeled directory audited as the policy asks.
+ */
 TEST_F(names, rename_dir_norelabel)
 {
 	char ino[32];
-	struct record recs[] = { { .needles = {
-		AVC_DENIED("relabelfrom"), ino,
-		"scontext=system_u:system_r:norelabel_t", TCONTEXT("etc_t"),
-		"tclass=dir", NULL } } };
+	struct record recs[] = {
+		{ .needles = { "avc:  denied", ino, NULL } },
+		{ .needles = { AVC_GRANTED("mislabel"), ino,
+			       "scontext=system_u:system_r:norelabel_t",
+			       TCONTEXT("conf_t"), "tclass=dir", NULL } },
+	};
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
@@ -931,7 +972,8 @@ TEST_F(names, rename_dir_norelabel)
 	ASSERT_TRUE(is_dir(self->etc, "conf.d"));
 	ASSERT_STREQ("etc_t", type_of(self->etc, "conf.d"));
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
-	ASSERT_EQ(has_cap(), recs[0].seen);
+	ASSERT_EQ(0, recs[0].seen);
+	ASSERT_EQ(has_cap(), recs[1].seen);
 	close(kmsg);
 }
 
@@ -1039,15 +1081,19 @@ TEST_F(names, exchange_two_rules)
 	ASSERT_STREQ(has_cap() ? "passwd_t" : "shadow_t", type_of(self->etc, "passwd"));
 }
 
-/* Without relabel permissions both sides keep their labels, audited. */
+/*
+ * Without relabel permissions both sides keep their labels: nothing
+ * denied, each side's mislabel audited as the policy asks.
+ */
 TEST_F(names, exchange_norelabel)
 {
 	char ino_s[32], ino_p[32];
 	struct record recs[] = {
-		{ .needles = { AVC_DENIED("relabelfrom"), ino_s,
-			       TCONTEXT("shadow_t"), NULL } },
-		{ .needles = { AVC_DENIED("relabelfrom"), ino_p,
+		{ .needles = { AVC_GRANTED("mislabel"), ino_s,
 			       TCONTEXT("passwd_t"), NULL } },
+		{ .needles = { AVC_GRANTED("mislabel"), ino_p,
+			       TCONTEXT("shadow_t"), NULL } },
+		{ .needles = { "avc:  denied", NULL } },
 	};
 	int kmsg = kmsg_open();
 
@@ -1065,6 +1111,7 @@ TEST_F(names, exchange_norelabel)
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
 	ASSERT_EQ(has_cap(), recs[0].seen);
 	ASSERT_EQ(has_cap(), recs[1].seen);
+	ASSERT_EQ(0, recs[2].seen);
 	close(kmsg);
 }
 
@@ -1272,8 +1319,12 @@ TEST_F(names, strict_same_type)
 }
 
 /*
- * In permissive mode denials are logged and not enforced: a link onto
- * "strict" is made and keeps its label, a rename onto it relabels.
+ * In permissive mode what enforcing mode would refuse is logged and not
+ * enforced: a link of a file and a rename of a directory onto "strict" are
+ * made, and both keep their labels, as the relabel to strict_t is not
+ * allowed.  The records are those of what enforcing mode refuses, mislabel
+ * on strict_t, one per binding; none is of the relabel, which refuses
+ * nothing.
  */
 TEST_F(names, permissive)
 {
@@ -1281,14 +1332,16 @@ TEST_F(names, permissive)
 	struct record recs[] = {
 		{ .needles = { AVC_DENIED("mislabel"), ino_l,
 			       TCONTEXT("strict_t"), "permissive=1", NULL } },
-		{ .needles = { AVC_DENIED("relabelto"), ino_r,
-			       TCONTEXT("strict_t"), "permissive=1", NULL } },
+		{ .needles = { AVC_DENIED("mislabel"), ino_r,
+			       TCONTEXT("strict_t"), "tclass=dir",
+			       "permissive=1", NULL } },
+		{ .needles = { "avc:  denied  { relabel", NULL } },
 	};
 	int kmsg = kmsg_open();
 
 	ASSERT_LE(0, kmsg);
 	make_file(_metadata, self->etc, "perm-link", "l");
-	make_file(_metadata, self->etc, "perm-rename", "r");
+	ASSERT_EQ(0, mkdirat(self->etc, "perm-rename", 0755));
 	ino_needle(ino_l, sizeof(ino_l), self->etc, "perm-link");
 	ino_needle(ino_r, sizeof(ino_r), self->etc, "perm-rename");
 	self->restore_enforce = 1;
@@ -1298,10 +1351,11 @@ TEST_F(names, permissive)
 	write_enforce("1");
 	self->restore_enforce = 0;
 	ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
-	ASSERT_STREQ(has_cap() ? "strict_t" : "etc_t", type_of(self->etc2, "strict"));
+	ASSERT_STREQ("etc_t", type_of(self->etc2, "strict"));
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
 	ASSERT_EQ(has_cap(), recs[0].seen);
 	ASSERT_EQ(has_cap(), recs[1].seen);
+	ASSERT_EQ(0, recs[2].seen);
 	close(kmsg);
 }
 
