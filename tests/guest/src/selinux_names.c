@@ -329,7 +329,7 @@ static int rename_as(const struct task *t, int odfd, const char *old, int ndfd,
  * seven, then NULL).
  */
 struct record {
-	const char *needles[8];
+	const char *needles[10];
 	int seen;
 };
 
@@ -630,7 +630,8 @@ TEST_F(names, rename_norelabel)
 		{ .needles = { "avc:  denied", ino, NULL } },
 		{ .needles = { AVC_GRANTED("mislabel"), ino,
 			       "scontext=system_u:system_r:norelabel_t",
-			       TCONTEXT("shadow_t"), "tclass=file", NULL } },
+			       TCONTEXT("shadow_t"), "tclass=file",
+			       "newname=\"shadow\" reason=relabelfrom", NULL } },
 	};
 	int kmsg = kmsg_open();
 
@@ -659,7 +660,7 @@ TEST_F(names, rename_not_owner_nofowner)
 	struct record recs[] = {
 		{ .needles = { "avc:  denied", "fowner", NULL } },
 		{ .needles = { AVC_GRANTED("mislabel"), ino,
-			       TCONTEXT("shadow_t"), NULL } },
+			       TCONTEXT("shadow_t"), "reason=owner", NULL } },
 	};
 	int kmsg = kmsg_open();
 
@@ -702,18 +703,19 @@ TEST_F(names, rename_same_type_norelabel)
  * its label.  @name is created in etc, renamed to @to, and must keep
  * @type.  Nothing is denied about the file, the check that failed
  * included: the file left under @to with @type is audited, as the policy
- * asks, by the grant of mislabel on @to's type @tcontext.
+ * asks, by the grant of mislabel on @to's type @tcontext, with the check
+ * that refused as its reason (@reason, "reason=CHECK").
  */
 static void check_no_relabel(struct __test_metadata *const _metadata,
 			     FIXTURE_DATA(names) *self, const char *name,
 			     const char *to, const char *type,
-			     const char *tcontext)
+			     const char *tcontext, const char *reason)
 {
 	char ino[32];
 	struct record recs[] = {
 		{ .needles = { "avc:  denied", ino, NULL } },
 		{ .needles = { AVC_GRANTED("mislabel"), ino, TEST_SCONTEXT,
-			       tcontext, "tclass=file", NULL } },
+			       tcontext, "tclass=file", reason, NULL } },
 	};
 	int kmsg = kmsg_open();
 
@@ -735,14 +737,14 @@ static void check_no_relabel(struct __test_metadata *const _metadata,
 TEST_F(names, rename_no_relabelto)
 {
 	check_no_relabel(_metadata, self, "locked.tmp", "locked", "etc_t",
-			 TCONTEXT("locked_t"));
+			 TCONTEXT("locked_t"), "reason=relabelto");
 }
 
 /* relabelfrom on the old type: test_t may not relabel sticky_t. */
 TEST_F(names, rename_no_relabelfrom)
 {
 	check_no_relabel(_metadata, self, "sticky.tmp", "locked", "sticky_t",
-			 TCONTEXT("locked_t"));
+			 TCONTEXT("locked_t"), "reason=relabelfrom");
 }
 
 /*
@@ -754,7 +756,7 @@ TEST_F(names, rename_no_associate)
 	ASSERT_EQ(-1, openat(self->etc, "noassoc", O_CREAT | O_WRONLY, 0644));
 	ASSERT_EQ(EACCES, errno);
 	check_no_relabel(_metadata, self, "x", "noassoc", "etc_t",
-			 TCONTEXT("noassoc_t"));
+			 TCONTEXT("noassoc_t"), "reason=associate");
 }
 
 /*
@@ -802,8 +804,16 @@ TEST_F(names, rename_owner_fsuid)
 TEST_F(names, rename_fscreate)
 {
 	const bool cap = has_cap();
+	struct record recs[] = {
+		{ .needles = { AVC_DENIED("mislabel"), TCONTEXT("strict_t"),
+			       "newname=\"strict\" reason=fscreate", NULL } },
+		{ .needles = { AVC_DENIED("mislabel"), TCONTEXT("strict_t"),
+			       "newname=\"strict\" reason=links", NULL } },
+	};
+	int kmsg = kmsg_open();
 	int fd;
 
+	ASSERT_LE(0, kmsg);
 	make_file(_metadata, self->etc, "a", "a");
 	make_file(_metadata, self->etc, "b", "b");
 	make_file(_metadata, self->etc, "c", "c");
@@ -845,6 +855,11 @@ TEST_F(names, rename_fscreate)
 	ASSERT_EQ(0, write_attr("fscreate", "\n"));
 	ASSERT_EQ(0, renameat(self->etc, "shadow", self->etc2, "shadow"));
 	ASSERT_STREQ(cap ? "shadow_t" : "etc_t", type_of(self->etc2, "shadow"));
+	/* The refusals say why: the fscreate context, a second name. */
+	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
+	ASSERT_EQ(cap, recs[0].seen);
+	ASSERT_EQ(cap, recs[1].seen);
+	close(kmsg);
 }
 
 /*
@@ -1180,15 +1195,19 @@ TEST_F(names, exchange_file_dir)
  * "strict": test_t may neither relabel to strict_t nor leave an object
  * under the name with another label.  The binding fails with EACCES and
  * the denial of mislabel on strict_t, the label the name asks for, is
- * audited.  @ino is the object's " ino=N ", @tclass its class.
+ * audited, with the new name and why the object would keep its label
+ * (@reason: "reason=WHY").  @ino is the object's " ino=N ", @tclass its
+ * class.
  */
 static void check_mislabel_denied(struct __test_metadata *const _metadata,
 				  FIXTURE_DATA(names) *self, int kmsg,
-				  const char *ino, const char *tclass)
+				  const char *ino, const char *tclass,
+				  const char *reason)
 {
 	struct record recs[] = { { .needles = {
 		AVC_DENIED("mislabel"), ino, TEST_SCONTEXT,
-		TCONTEXT("strict_t"), tclass, "permissive=0", NULL } } };
+		TCONTEXT("strict_t"), tclass, "permissive=0",
+		"newname=\"strict\"", reason, NULL } } };
 
 	ASSERT_EQ(0, kmsg_scan(kmsg, self->top, recs, ARRAY_SIZE(recs)));
 	ASSERT_EQ(has_cap(), recs[0].seen);
@@ -1211,7 +1230,8 @@ TEST_F(names, rename_strict)
 	} else {
 		ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
 	}
-	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file",
+			      "reason=relabelto");
 	close(kmsg);
 }
 
@@ -1238,7 +1258,8 @@ TEST_F(names, rename_dir_strict)
 		  result(renameat(self->etc, "d", self->etc, "strict")));
 	ASSERT_EQ(!has_cap(), exists(self->etc, "strict"));
 	ASSERT_EQ(has_cap(), exists(self->etc, "d"));
-	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=dir");
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=dir",
+			      "reason=relabelto");
 	close(kmsg);
 }
 
@@ -1255,7 +1276,8 @@ TEST_F(names, link_strict)
 	ASSERT_EQ(has_cap() ? 1 : 2, nlink_of(self->etc, "a"));
 	ASSERT_EQ(!has_cap(), exists(self->etc, "strict"));
 	ASSERT_STREQ("etc_t", type_of(self->etc, "a"));
-	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file",
+			      "reason=links");
 	close(kmsg);
 }
 
@@ -1277,7 +1299,8 @@ TEST_F(names, link_tmpfile_strict)
 	} else {
 		ASSERT_STREQ("etc_t", type_of(self->etc, "strict"));
 	}
-	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file",
+			      "reason=relabelto");
 	close(fd);
 	close(kmsg);
 }
@@ -1299,7 +1322,8 @@ TEST_F(names, exchange_strict)
 	ASSERT_STREQ(has_cap() ? "strict_t" : "etc_t", type_of(self->etc, "strict"));
 	ASSERT_STREQ(has_cap() ? "a" : "s", content_of(self->etc, "a"));
 	ASSERT_STREQ(has_cap() ? "etc_t" : "strict_t", type_of(self->etc, "a"));
-	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file");
+	check_mislabel_denied(_metadata, self, kmsg, ino, "tclass=file",
+			      "reason=relabelto");
 	close(kmsg);
 }
 

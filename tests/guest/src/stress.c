@@ -87,12 +87,14 @@ struct worker_stats {
 	unsigned long mixable;	/* exchanges a mix of A and B would allow */
 	unsigned long reads;	/* policy listings read and checked */
 	unsigned long skipped;	/* set-up denied: operation not tried */
+	unsigned long pinned[2]; /* made under one known policy (selinux) */
 };
 
 /* Shared by every process of a run (MAP_SHARED). */
 struct shared {
 	volatile int stop;
 	volatile int last;	/* policy last written: 0 = A, 1 = B */
+	unsigned long seq;	/* selinux: odd while a load is under way */
 	unsigned long writes;	/* good policies written */
 	unsigned long bad_writes; /* bad ones, refused */
 	unsigned long readbacks; /* read back by the writer */
@@ -1241,12 +1243,35 @@ static const char *sel_rule(const struct sel_name *sn, int kind)
 	return kind == 0 ? sn->file : kind == 1 ? sn->dir : sn->lnk;
 }
 
+/*
+ * The policy in force from sel_pin() to sel_pinned(): no load began or
+ * ended in between (the loader makes sh->seq odd while it loads).
+ */
+static unsigned long sel_pin(int *cap)
+{
+	unsigned long seq = __atomic_load_n(&sh->seq, __ATOMIC_SEQ_CST);
+
+	*cap = sh->last;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return seq;
+}
+
+/* The policy (0 nocap, 1 cap) an operation was made under, or -1. */
+static int sel_pinned(unsigned long seq, int cap)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (seq & 1 || __atomic_load_n(&sh->seq, __ATOMIC_SEQ_CST) != seq)
+		return -1;
+	return cap;
+}
+
 /* Checks a result and a resulting type against the (result, type) pairs
- * that policy.nocap (@a, @ta) and policy.cap (@b, @tb) give.
+ * that policy.nocap (@a, @ta) and policy.cap (@b, @tb) give; against the
+ * one of @pinned if the operation was made under one known policy.
  */
 static void sel_check(const char *what, const char *name, int got,
 		      const char *type, int a, const char *ta, int b,
-		      const char *tb)
+		      const char *tb, int pinned)
 {
 	const bool is_a = got == a && (a || !strcmp(type, ta));
 	const bool is_b = got == b && (b || !strcmp(type, tb));
@@ -1254,6 +1279,16 @@ static void sel_check(const char *what, const char *name, int got,
 
 	ws->ops++;
 	ws->denied += got != 0;
+	if (pinned >= 0) {
+		ws->pinned[pinned]++;
+		if (pinned ? !is_b : !is_a) {
+			fail("%s %s under the %s policy alone: %s, type %s; it gives %s, %s",
+			     what, show(name, buf), pinned ? "cap" : "nocap",
+			     err_name(got), type, err_name(pinned ? b : a),
+			     pinned ? (b ? "-" : tb) : (a ? "-" : ta));
+			return;
+		}
+	}
 	if (!is_a && !is_b) {
 		fail("%s %s: %s, type %s; nocap gives %s, %s; cap gives %s, %s",
 		     what, show(name, buf), err_name(got), type, err_name(a),
@@ -1275,7 +1310,8 @@ static void sel_one(int dfd, unsigned int w)
 	const char *t = sn->name;
 	char src[32], src2[32], buf[256];
 	const char *type, *rule;
-	int err, kind;
+	unsigned long seq;
+	int err, kind, cap;
 
 	snprintf(src, sizeof(src), "s%u", w);
 	snprintf(src2, sizeof(src2), "s%u.2", w);
@@ -1288,7 +1324,9 @@ static void sel_one(int dfd, unsigned int w)
 			fail("creating %s: %s", src, strerror(err));
 			break;
 		}
+		seq = sel_pin(&cap);
 		err = renameat(dfd, src, dfd, t) ? errno : 0;
+		cap = sel_pinned(seq, cap);
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
 		rule = sel_rule(sn, kind);
 		/* With the capability: the renamed object (one name) is
@@ -1296,7 +1334,7 @@ static void sel_one(int dfd, unsigned int w)
 		 */
 		sel_check(kind == 1 ? "rename directory to" : kind == 2 ?
 			  "rename symlink to" : "rename to", t, err, type, 0,
-			  "etc_t", 0, rule && sn->relabel_ok ? rule : "etc_t");
+			  "etc_t", 0, rule && sn->relabel_ok ? rule : "etc_t", cap);
 		clean(dfd, src);
 		break;
 	case 1: /* rename a file with two links */
@@ -1315,7 +1353,7 @@ static void sel_one(int dfd, unsigned int w)
 		/* A file with another name keeps its label. */
 		type = sel_type(dfd, src, buf, sizeof(buf));
 		sel_check("bind a second link to", t, err, type, 0, "etc_t",
-			  0, "etc_t");
+			  0, "etc_t", -1);
 		clean(dfd, src);
 		clean(dfd, src2);
 		break;
@@ -1341,10 +1379,13 @@ static void sel_one(int dfd, unsigned int w)
 			fail("creating %s: %s", src, strerror(err));
 			break;
 		}
+		seq = sel_pin(&cap);
 		err = renameat2(dfd, src, dfd, t, RENAME_EXCHANGE) ? errno : 0;
+		cap = sel_pinned(seq, cap);
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
 		sel_check("exchange a file with", t, err, type, 0, "etc_t",
-			  0, sn->file && sn->relabel_ok ? sn->file : "etc_t");
+			  0, sn->file && sn->relabel_ok ? sn->file : "etc_t",
+			  cap);
 		/* The file that was at the name keeps its type at src. */
 		type = sel_type(dfd, err ? t : src, buf, sizeof(buf));
 		if (strcmp(type, created))
@@ -1392,16 +1433,25 @@ static void sel_writer(void)
 			sh->readbacks++;
 			continue;
 		}
+		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_SEQ_CST);
 		err = sel_load(cap);
+		if (!err)
+			sh->last = cap;
+		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_SEQ_CST);
 		if (err) {
 			fail("loading the %s policy: %s", cap ? "cap" : "nocap",
 			     strerror(err));
 			continue;
 		}
-		sh->last = cap;
 		sh->writes++;
 		sel_check_cap(cap);
 		sh->readbacks++;
+		/*
+		 * Loads follow each other closely: a pause after every fourth
+		 * lets operations run under one policy alone (sel_pinned()).
+		 */
+		if (i % 4 == 0)
+			usleep(20000);
 	}
 }
 
@@ -1588,6 +1638,8 @@ int main(int argc, char **argv)
 		total.mixable += sh->w[i].mixable;
 		total.reads += sh->w[i].reads;
 		total.skipped += sh->w[i].skipped;
+		total.pinned[0] += sh->w[i].pinned[0];
+		total.pinned[1] += sh->w[i].pinned[1];
 	}
 	note("%s: %.1f s: %lu operations checked (%lu denied, %lu skipped), "
 	     "%lu listings read by workers", mode, end - start, total.ops,
@@ -1597,6 +1649,14 @@ int main(int argc, char **argv)
 	note("%s: %lu results on which %s and %s differ: %lu as %s, %lu as %s",
 	     mode, total.differ, m->a, m->b, total.only_a, m->a, total.only_b,
 	     m->b);
+	if (!strcmp(mode, "selinux")) {
+		note("%s: %lu renames and exchanges made under one known policy "
+		     "(%lu nocap, %lu cap), each as that policy alone gives",
+		     mode, total.pinned[0] + total.pinned[1], total.pinned[0],
+		     total.pinned[1]);
+		if (!total.pinned[0] || !total.pinned[1])
+			fail("no operation was made under each policy alone");
+	}
 	if (total.mixable)
 		note("%s: %lu exchanges denied by both A and B that a mix of "
 		     "the two would allow: all denied", mode, total.mixable);
