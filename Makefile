@@ -32,7 +32,7 @@ pristine: tree
 	@$(S)/pristine.sh
 
 ## policies: SELinux test policies (checkpolicy + libsepol) for the guest
-policies: deps
+policies: deps tree
 	@$(S)/selinux-policy.sh
 
 ## initramfs: busybox + guest init + static test programs (BPF ones built

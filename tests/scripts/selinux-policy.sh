@@ -66,9 +66,9 @@ build_mdp_policies() {
 	rm -rf "$m" && mkdir -p "$m/sel" "$m/inc/generated"
 	: > "$m/inc/generated/autoconf.h"
 	for f in classmap.h initial_sid_to_string.h policycap_names.h policycap.h; do
-		git -C "$KSRC" show "pristine:security/selinux/include/$f" > "$m/sel/$f"
+		git -C "$KSRC" show "$PRISTINE_TAG:security/selinux/include/$f" > "$m/sel/$f"
 	done
-	git -C "$KSRC" show pristine:scripts/selinux/mdp/mdp.c > "$m/mdp.c"
+	git -C "$KSRC" show "$PRISTINE_TAG:scripts/selinux/mdp/mdp.c" > "$m/mdp.c"
 	gcc -O2 -I"$m/sel" -I"$KSRC/include/uapi" -I"$KSRC/include" -I"$m/inc" \
 		-o "$m/mdp" "$m/mdp.c"
 	"$m/mdp" "$m/policy.conf" "$m/file_contexts" > /dev/null
