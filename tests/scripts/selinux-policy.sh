@@ -3,6 +3,8 @@
 # initramfs.sh copies to the guest's /tests/data/selinux/:
 #   policy.cap    tests/selinux/policy.conf with filename_trans_bind (bit 31)
 #   policy.nocap  the same policy without it
+#   policy.swap   policy.cap with the rules of "shadow" and "passwd"
+#                 swapped (the stress test's changed policy)
 #   policy.bit9   the same policy with bits 9-15 only (what upstream and
 #                 posted series assigned after this kernel: netlink_xperm ...
 #                 memfd_class, bpf_token_perms, bpf_object_perms), unknown to
@@ -14,10 +16,12 @@
 #                 with handle_unknown reject and deny, with filename_trans_bind
 #   refpolicy     Debian's reference policy (selinux-policy-default), as is
 #   refpolicy.cap the reference policy with filename_trans_bind
-#   refpolicy.rules, refpolicy.rules.cap
-#                 the reference policy (without, with filename_trans_bind)
-#                 plus what lets the guest's harness enter the domains of
-#                 its named type transitions (tests/selinux/refpol-rules.c)
+#   refpolicy.rules, refpolicy.rules.cap, refpolicy.rules.strict
+#                 the reference policy (without, with filename_trans_bind;
+#                 strict: with it, and mislabel defined in file and dir,
+#                 allowed nowhere) plus what lets the guest's harness enter
+#                 the domains of its named type transitions
+#                 (tests/selinux/refpol-rules.c)
 #   refpol-rules.txt  those transitions, one a line, with what the policy
 #                 permits (the selinux-refpol suite tests each of them)
 # The policy is compiled with checkpolicy; the capability bit, which
@@ -54,6 +58,15 @@ build_test_policies() {
 		die "policy.cap lacks capability $POLCAP_BIT"
 	[ "$("$work/polcap" "$out/policy.nocap" | grep -cx "$POLCAP_BIT")" = 0 ] ||
 		die "policy.nocap has capability $POLCAP_BIT"
+	# policy.swap: policy.cap with the types of "shadow" and "passwd"
+	# swapped, the changed policy that the stress loads in turn.
+	LC_ALL=C sed -e 's/^\(type_transition domain etc_t:file \)shadow_t "shadow";/\1passwd_t "shadow";/' \
+		-e 's/^\(type_transition domain etc_t:file \)passwd_t "passwd";/\1shadow_t "passwd";/' \
+		"$src/policy.conf" > "$work/policy.swap.conf"
+	[ "$(LC_ALL=C grep -c -e 'passwd_t "shadow"' -e 'shadow_t "passwd"' "$work/policy.swap.conf")" = 2 ] ||
+		die "policy.swap: the rules of shadow and passwd were not swapped"
+	checkpolicy -U allow -c 33 -o "$work/policy.swap.base" "$work/policy.swap.conf" >/dev/null
+	"$work/polcap" "$work/policy.swap.base" "$out/policy.swap" "+$POLCAP_BIT"
 }
 
 # The dummy policy of the pristine kernel (scripts/selinux/mdp: all its
@@ -95,11 +108,13 @@ copy_refpolicy() {
 	cp "$f" "$out/refpolicy"
 	"$work/polcap" "$f" "$out/refpolicy.cap" "+$POLCAP_BIT"
 	"$work/refpol-rules" "$f" "$out/refpol-rules.txt" "$out/refpolicy.rules" \
-		"$out/refpolicy.rules.cap" >&2
+		"$out/refpolicy.rules.cap" "$out/refpolicy.rules.strict" >&2
 	[ "$("$work/polcap" "$out/refpolicy.rules.cap" | grep -cx "$POLCAP_BIT")" = 1 ] ||
 		die "refpolicy.rules.cap lacks capability $POLCAP_BIT"
 	[ "$("$work/polcap" "$out/refpolicy.rules" | grep -cx "$POLCAP_BIT")" = 0 ] ||
 		die "refpolicy.rules has capability $POLCAP_BIT"
+	[ "$("$work/polcap" "$out/refpolicy.rules.strict" | grep -cx "$POLCAP_BIT")" = 1 ] ||
+		die "refpolicy.rules.strict lacks capability $POLCAP_BIT"
 }
 
 mkdir -p "$work" "$out"

@@ -4,7 +4,7 @@
  * (Debian's selinux-policy-default), one test case each, and a copy of
  * the policy that lets the test harness enter each rule's domain.
  *
- *   refpol-rules POLICY RULES AUG AUG_CAP
+ *   refpol-rules POLICY RULES AUG AUG_CAP AUG_STRICT
  *
  * RULES gets one line for every named type_transition of class file or
  * dir (type_transition S T:class "NAME" O, S a type with the domain
@@ -39,6 +39,10 @@
  *     its parent (kernel_t) opened;
  *   - allow S kernel_t:process sigchld: the child's exit notifies the
  *     parent.
+ * AUG_STRICT is AUG_CAP in which the classes file and dir also define
+ * the permission mislabel, which no rule allows: every binding that
+ * leaves an object under a name with a label other than the name's is
+ * refused.
  * None of these is a permission of a file, directory or file system
  * class, nor a type transition or constraint: role membership only
  * validates the process context, process and fd permissions are
@@ -362,12 +366,39 @@ static void add_to_role(policydb_t *p, unsigned int role, unsigned int type)
 		die("out of memory", NULL);
 }
 
-static void write_augmented(const char *in, const char *out, int cap)
+/* Define permission @name in class @cls of @p, after its others. */
+static void add_perm(policydb_t *p, unsigned int cls, const char *name)
+{
+	class_datum_t *c = p->class_val_to_struct[cls - 1];
+	perm_datum_t *perm = calloc(1, sizeof(*perm));
+	char *key = strdup(name);
+	/* nprim counts the common's permissions too. */
+	unsigned int nr = c->permissions.nprim;
+
+	if (!perm || !key)
+		die("out of memory", NULL);
+	if (nr >= 32)
+		die("no free permission bit for", name);
+	if (hashtab_search(c->permissions.table, key) ||
+	    (c->comdatum && hashtab_search(c->comdatum->permissions.table, key)))
+		die("the policy defines already", name);
+	perm->s.value = nr + 1;
+	if (hashtab_insert(c->permissions.table, key, perm))
+		die("out of memory", NULL);
+	c->permissions.nprim++;
+}
+
+static void write_augmented(const char *in, const char *out, int cap,
+			    int strict)
 {
 	policydb_t p;
 	unsigned int i;
 
 	read_policy(&p, in);
+	if (strict) {
+		add_perm(&p, g.file, "mislabel");
+		add_perm(&p, g.dir, "mislabel");
+	}
 	add_allow(&p, g.kernel_t, g.kernel_t, g.process, "setcurrent");
 	for (i = 0; i < g.nr_rules; i++) {
 		unsigned int s = g.rules[i].stype;
@@ -405,8 +436,8 @@ int main(int argc, char **argv)
 	unsigned int bit;
 	FILE *out;
 
-	if (argc != 5)
-		die("usage: refpol-rules POLICY RULES AUG AUG_CAP", NULL);
+	if (argc != 6)
+		die("usage: refpol-rules POLICY RULES AUG AUG_CAP AUG_STRICT", NULL);
 
 	read_policy(&g.p, argv[1]);
 	g.file = lookup(&g.p, SYM_CLASSES, "file");
@@ -446,8 +477,9 @@ int main(int argc, char **argv)
 	if (fclose(out))
 		die(strerror(errno), argv[2]);
 
-	write_augmented(argv[1], argv[3], 0);
-	write_augmented(argv[1], argv[4], 1);
+	write_augmented(argv[1], argv[3], 0, 0);
+	write_augmented(argv[1], argv[4], 1, 0);
+	write_augmented(argv[1], argv[5], 1, 1);
 	printf("refpol-rules: %u named file/dir transitions: %u file and %u dir rules written, %u skipped (name), %u not from a domain\n",
 	       g.all_rules, n[0], n[1], g.skipped_name, g.no_domain);
 	return 0;

@@ -863,6 +863,153 @@ TEST_F(names, rename_fscreate)
 }
 
 /*
+ * setfscreatecon() as libselinux writes it: the context and its NUL, or
+ * nothing to clear it.
+ */
+static int setfscreatecon(const char *context)
+{
+	int fd = open("/proc/self/attr/fscreate", O_WRONLY);
+	size_t len = context ? strlen(context) + 1 : 0;
+	int rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, context, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+/*
+ * sed -i, as GNU sed 4.9 does it (execute.c, open_next_file and
+ * closedown): read the label of the file, make it the fscreate context,
+ * create the temporary file sedXXXXXX beside it, restore the fscreate
+ * context (none), give the new file the old one's owner and mode, write,
+ * close, rename it onto the file.  Returns 0 or the errno of the step
+ * that failed.
+ */
+static int sed_i(const char *dir, const char *name, const char *content)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], label[256];
+	struct stat st;
+	ssize_t len;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/sedXXXXXX", dir);
+	len = lgetxattr(path, XATTR_SELINUX, label, sizeof(label) - 1);
+	if (len < 0 || stat(path, &st))
+		return errno;
+	label[len] = '\0';
+	if (setfscreatecon(label))
+		return errno;
+	fd = mkostemp(tmp, 0);
+	if (fd < 0 || setfscreatecon(NULL))
+		return errno;
+	if (fchown(fd, st.st_uid, st.st_gid) || fchmod(fd, st.st_mode & 07777) ||
+	    write(fd, content, strlen(content)) != (ssize_t)strlen(content) ||
+	    close(fd))
+		return errno;
+	if (!rename(tmp, path))
+		return 0;
+	err = errno;
+	unlink(tmp);
+	return err;
+}
+
+/*
+ * A label chosen at creation is kept by the binding that names the object
+ * (issue 30, item 7): sed -i keeps the label an administrator gave
+ * etc/shadow (varfile_t, not the name's shadow_t), where without it the
+ * capability would relabel the file to shadow_t.  Only that binding: the
+ * next one follows the name again.  The label kept is still not the
+ * name's, so the mislabel check applies: "strict" (strict_t, which test_t
+ * may not leave mislabeled) is refused.
+ */
+TEST_F(names, rename_sed_i)
+{
+	const bool cap = has_cap();
+	char etc[PATH_MAX + 8];
+
+	snprintf(etc, sizeof(etc), "%s/etc", self->dir);
+	make_file(_metadata, self->etc, "shadow", "old");
+	ASSERT_STREQ("shadow_t", type_of(self->etc, "shadow"));
+	set_context(_metadata, self->etc, "shadow", OBJECT_CONTEXT("varfile_t"));
+	ASSERT_EQ(0, fchownat(self->etc, "shadow", 1000, 1000, 0));
+
+	ASSERT_EQ(0, sed_i(etc, "shadow", "new"));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "shadow"));
+	ASSERT_STREQ("new", content_of(self->etc, "shadow"));
+	/* The fscreate context was cleared: a new file gets the name's type. */
+	make_file(_metadata, self->etc, "passwd", "p");
+	ASSERT_STREQ("passwd_t", type_of(self->etc, "passwd"));
+	/* Twice: each sed -i writes a new file. */
+	ASSERT_EQ(0, sed_i(etc, "shadow", "newer"));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "shadow"));
+
+	/* The next binding relabels by the name. */
+	ASSERT_EQ(0, renameat(self->etc, "shadow", self->etc2, "shadow"));
+	ASSERT_STREQ(cap ? "shadow_t" : "varfile_t",
+		     type_of(self->etc2, "shadow"));
+
+	/* A file with its name's label: sed -i keeps it. */
+	ASSERT_EQ(0, sed_i(etc, "passwd", "q"));
+	ASSERT_STREQ("passwd_t", type_of(self->etc, "passwd"));
+
+	/* Kept, still mislabeled: "strict" is refused where strict holds. */
+	ASSERT_EQ(0, setfscreatecon(OBJECT_CONTEXT("varfile_t")));
+	make_file(_metadata, self->etc, "strict.new", "s");
+	ASSERT_EQ(0, setfscreatecon(NULL));
+	EXPECT_EQ(cap ? EACCES : 0,
+		  result(renameat(self->etc, "strict.new", self->etc, "strict")));
+	EXPECT_STREQ("varfile_t",
+		     type_of(self->etc, cap ? "strict.new" : "strict"));
+}
+
+/*
+ * The first link of an O_TMPFILE file created with an fscreate context
+ * keeps it, the fscreate context being cleared in between; a file created
+ * without one and given the same label afterwards is relabeled: only the
+ * label chosen at creation is kept.
+ */
+TEST_F(names, link_tmpfile_fscreate)
+{
+	const bool cap = has_cap();
+	int fd, fd2;
+
+	ASSERT_EQ(0, setfscreatecon(OBJECT_CONTEXT("varfile_t")));
+	fd = make_tmpfile(_metadata, self->etc, "t");
+	ASSERT_EQ(0, setfscreatecon(NULL));
+	ASSERT_LE(0, fd);
+	fd2 = make_tmpfile(_metadata, self->etc, "u");
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, fsetxattr(fd2, XATTR_SELINUX, OBJECT_CONTEXT("varfile_t"),
+			       strlen(OBJECT_CONTEXT("varfile_t")), 0));
+	ASSERT_STREQ("varfile_t", type_of(fd, ""));
+
+	ASSERT_EQ(0, linkat(fd, "", self->etc, "shadow", AT_EMPTY_PATH));
+	ASSERT_STREQ("varfile_t", type_of(self->etc, "shadow"));
+	ASSERT_EQ(0, linkat(fd2, "", self->etc2, "shadow", AT_EMPTY_PATH));
+	ASSERT_STREQ(cap ? "shadow_t" : "varfile_t",
+		     type_of(self->etc2, "shadow"));
+	close(fd2);
+	close(fd);
+}
+
+/*
+ * A relabel keeps the object's user (other_u, not the task's system_u) as
+ * it keeps its role (rename_role_not_object_r).
+ */
+TEST_F(names, rename_user_kept)
+{
+	make_file(_metadata, self->etc, "a", "a");
+	set_context(_metadata, self->etc, "a", "other_u:object_r:etc_t");
+	ASSERT_EQ(0, renameat(self->etc, "a", self->etc, "shadow"));
+	ASSERT_STREQ(has_cap() ? "other_u:object_r:shadow_t" :
+				 "other_u:object_r:etc_t",
+		     context_of(self->etc, "shadow"));
+}
+
+/*
  * An object whose context the policy does not define (set with
  * CAP_MAC_ADMIN, as test_t has here) keeps it: no relabel, no mislabel
  * check.

@@ -31,8 +31,18 @@
  * renames).  Also fails when, without the capability, no operation of a
  * kind works, or, with it, no rename is relabeled.
  *
+ * With $REFPOL_UID set, each child runs as that uid (and gid), without
+ * capabilities, in directories it owns: the owner of what it relabels.
+ *
  * compare: the results of run without (NOCAP) and with (CAP) the
  * capability: no operation that worked without it may fail with it.
+ *
+ * strict: the results of run with the capability (CAP) and with it and
+ * mislabel defined and allowed nowhere (STRICT): exactly the operations
+ * that left an object under NAME with another type than O fail, with
+ * EACCES.
+ *
+ * mv: rename OLD to NEW in domain S (at this process's MLS level).
  *
  * Exit status 0 when the checks pass, 1 when they do not, 2 on errors.
  */
@@ -47,6 +57,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <grp.h>
 #include <unistd.h>
 
 #define XATTR_SELINUX "security.selinux"
@@ -245,13 +256,26 @@ static void child_op(const struct rule *r, int op, int dfd, struct outcome *out)
 	put(out, ST_OK, 0);
 }
 
+/* $REFPOL_UID: the uid the children run as (they own what they make). */
+static uid_t child_uid(void)
+{
+	const char *v = getenv("REFPOL_UID");
+
+	return v && *v ? (uid_t)atoi(v) : 0;
+}
+
 static void child(const struct rule *r, const char *ctx, const int *dfd,
 		  struct outcome *out)
 {
-	int fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
-	int op, err = 0;
+	uid_t uid = child_uid();
+	int op, err = 0, fd;
 
-	if (fd < 0 || write(fd, ctx, strlen(ctx)) < 0)
+	/* As that uid, without capabilities, before entering S. */
+	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid)))
+		err = errno;
+	fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+	if (!err && (fd < 0 || write(fd, ctx, strlen(ctx)) < 0))
 		err = errno;
 	if (fd >= 0)
 		close(fd);
@@ -299,6 +323,8 @@ static void run_rule(const struct rule *r, const char *path, const char *level,
 			put(&shared[op], ST_SETUP, errno);
 			continue;
 		}
+		if (child_uid() && chown(sub, child_uid(), child_uid()))
+			fail(sub, strerror(errno));
 		dfd[op] = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd[op] < 0)
 			fail(sub, strerror(errno));
@@ -433,8 +459,8 @@ static int run(const char *rules_path, const char *fs, const char *dir,
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		fail(dir, strerror(errno));
 
-	printf("# %u rules on %s in %s, filename_trans_bind=%d\n", nr_rules, fs,
-	       dir, cap);
+	printf("# %u rules on %s in %s, filename_trans_bind=%d, as uid %u\n",
+	       nr_rules, fs, dir, cap, (unsigned int)child_uid());
 	fflush(stdout);
 	for (i = 0; i < nr_rules; i++) {
 		const struct rule *r = &rules[i];
@@ -552,13 +578,106 @@ static int compare(const char *rules_path, const char *nocap_path,
 	return failed[0] || failed[1] || failed[2];
 }
 
+/*
+ * strict: every operation that worked with the capability (CAP) and left
+ * the object under NAME with another type than O is refused with EACCES
+ * when mislabel is defined and allowed nowhere (STRICT); every other
+ * operation ends as it did with the capability.
+ */
+static int strict(const char *rules_path, const char *cap_path,
+		  const char *strict_path)
+{
+	static const char *const what[3] = { "file renames", "file links", "dir renames" };
+	unsigned int mislabeled[3] = { 0 }, refused[3] = { 0 }, same[3] = { 0 };
+	unsigned int i, k, shown = 0, wrong = 0, total = 0;
+	struct result *cap, *st;
+	int op;
+
+	read_rules(rules_path);
+	cap = read_results(cap_path);
+	st = read_results(strict_path);
+	for (i = 0; i < nr_rules; i++) {
+		const struct rule *r = &rules[i];
+
+		for (op = 0; op < nr_ops(r); op++) {
+			const struct outcome *c = &cap[i].op[op], *o = &st[i].op[op];
+			const char *why = NULL;
+
+			k = r->dir ? 2 : op;
+			if (c->stage != ST_OK) {
+				if (o->stage == ST_OK)
+					why = "works only with mislabel denied";
+			} else if (strcmp(cap[i].type[op], r->o)) {
+				mislabeled[k]++;
+				if (o->stage == ST_BIND && o->err == EACCES)
+					refused[k]++;
+				else
+					why = "leaves the object mislabeled, not refused";
+			} else if (o->stage == ST_OK && !strcmp(st[i].type[op], r->o)) {
+				same[k]++;
+			} else {
+				why = "ends with the name's type, refused or changed";
+			}
+			if (!why)
+				continue;
+			wrong++;
+			if (shown++ < MAX_SHOW)
+				printf("# %s %s in %s (%s): %s: %s, type %s\n",
+				       what[k], r->name, r->t, r->s, why,
+				       outcome_str(o), st[i].type[op]);
+		}
+	}
+	for (k = 0; k < 3; k++) {
+		total += mislabeled[k];
+		printf("# %s: %u leave the object mislabeled with the capability, %u of them refused with mislabel denied; %u end as before\n",
+		       what[k], mislabeled[k], refused[k], same[k]);
+	}
+	if (!total)
+		printf("# no operation leaves an object mislabeled: nothing to refuse\n");
+	return wrong || !total;
+}
+
+/* mv: rename @old to @new in a child in domain @s; 0, or 1 with why. */
+static int mv(const char *s, const char *old, const char *new)
+{
+	char level[256], ctx[512];
+	int status, fd;
+	pid_t pid;
+
+	own_level(level, sizeof(level));
+	snprintf(ctx, sizeof(ctx), "system_u:system_r:%s:%s", s, level);
+	pid = fork();
+	if (pid == 0) {
+		fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, ctx, strlen(ctx)) < 0)
+			_exit(200);
+		_exit(rename(old, new) ? (errno & 0x7f) : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		fail("mv", "no child");
+	if (WEXITSTATUS(status) == 200)
+		fail("cannot enter", ctx);
+	if (WEXITSTATUS(status)) {
+		printf("# rename %s %s in %s: %s\n", old, new, ctx,
+		       strerror(WEXITSTATUS(status)));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 6 && !strcmp(argv[1], "run"))
 		return run(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 5 && !strcmp(argv[1], "compare"))
 		return compare(argv[2], argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "strict"))
+		return strict(argv[2], argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "mv"))
+		return mv(argv[2], argv[3], argv[4]);
 	fprintf(stderr, "usage: selinux_refpol run RULES tmpfs|ext4 DIR OUT\n"
-		"       selinux_refpol compare RULES NOCAP CAP\n");
+		"       selinux_refpol compare RULES NOCAP CAP\n"
+		"       selinux_refpol strict RULES CAP STRICT\n"
+		"       selinux_refpol mv S OLD NEW\n");
 	return 2;
 }

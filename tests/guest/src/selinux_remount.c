@@ -2,7 +2,9 @@
 /*
  * A label given by a binding is written to disk: after an unmount and a
  * mount of the ext4 file system it is still there, for a renamed file, a
- * renamed directory and the first link of an O_TMPFILE file.  Run in
+ * renamed directory and the first link of an O_TMPFILE file; a label
+ * chosen at creation (fscreate) and kept by the rename, as sed -i does, is
+ * still there too.  Run in
  * test_t with $MNT (the ext4 mount point) and $DEV (its device);
  * $SELINUX_CAP=0 says that the loaded policy lacks filename_trans_bind.
  */
@@ -22,6 +24,7 @@
 
 #define XATTR_SELINUX "security.selinux"
 #define ETC_CONTEXT "system_u:object_r:etc_t"
+#define VARFILE_CONTEXT "system_u:object_r:varfile_t"
 
 static int has_cap(void)
 {
@@ -52,6 +55,20 @@ static const char *type_of(const char *path)
 	return type;
 }
 
+/* setfscreatecon() as libselinux writes it (NULL clears). */
+static int setfscreatecon(const char *context)
+{
+	int fd = open("/proc/self/attr/fscreate", O_WRONLY);
+	size_t len = context ? strlen(context) + 1 : 0;
+	int rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, context, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
 static void make_file(struct __test_metadata *const _metadata, const char *path)
 {
 	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
@@ -70,6 +87,7 @@ TEST(label_survives_remount)
 	char etc[PATH_MAX], tmp[PATH_MAX + 16], shadow[PATH_MAX + 16];
 	char passwd[PATH_MAX + 16], dir[PATH_MAX + 16], conf[PATH_MAX + 16];
 	char sub[PATH_MAX + 16], linked[PATH_MAX + 32], fdpath[64];
+	char kept[PATH_MAX + 16], kept_tmp[PATH_MAX + 32];
 	int fd;
 
 	ASSERT_NE(NULL, mnt);
@@ -83,6 +101,8 @@ TEST(label_survives_remount)
 	snprintf(conf, sizeof(conf), "%s/conf.d", etc);
 	snprintf(sub, sizeof(sub), "%s/sub", etc);
 	snprintf(linked, sizeof(linked), "%s/shadow", sub);
+	snprintf(kept, sizeof(kept), "%s/kept", etc);
+	snprintf(kept_tmp, sizeof(kept_tmp), "%s/sedXXXXXX", kept);
 
 	ASSERT_EQ(0, lsetxattr(etc, XATTR_SELINUX, ETC_CONTEXT,
 			       strlen(ETC_CONTEXT), 0));
@@ -109,6 +129,19 @@ TEST(label_survives_remount)
 	ASSERT_EQ(0, close(fd));
 	ASSERT_STREQ(renamed, type_of(linked));
 
+	/* sed -i's temporary file, created with varfile_t, renamed to shadow. */
+	ASSERT_EQ(0, mkdir(kept, 0755));
+	ASSERT_EQ(0, setfscreatecon(VARFILE_CONTEXT));
+	fd = mkstemp(kept_tmp);
+	ASSERT_EQ(0, setfscreatecon(NULL));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "data", 4));
+	ASSERT_EQ(0, fsync(fd));
+	ASSERT_EQ(0, close(fd));
+	strcat(kept, "/shadow");
+	ASSERT_EQ(0, rename(kept_tmp, kept));
+	ASSERT_STREQ("varfile_t", type_of(kept));
+
 	sync();
 	ASSERT_EQ(0, umount(mnt)) {
 		TH_LOG("umount %s: %s", mnt, strerror(errno));
@@ -122,6 +155,7 @@ TEST(label_survives_remount)
 	ASSERT_STREQ("passwd_t", type_of(passwd));
 	ASSERT_STREQ(dir_renamed, type_of(conf));
 	ASSERT_STREQ(renamed, type_of(linked));
+	ASSERT_STREQ("varfile_t", type_of(kept));
 }
 
 TEST_HARNESS_MAIN

@@ -32,9 +32,11 @@
  * selinux   WORKERS processes in test_t rename, link and exchange files,
  *           directories and symbolic links to names with and without a
  *           name-based type transition (tests/selinux/policy.conf) in an
- *           etc_t directory while a loader loads policy.cap and
- *           policy.nocap (filename_trans_bind on and off) in turn: each
- *           result and label must be what one of them gives.
+ *           etc_t directory while a loader loads policy.nocap, policy.cap
+ *           and policy.swap in turn (filename_trans_bind off; on; on, with
+ *           the rules of "shadow" and "passwd" swapped): each result and
+ *           label must be what one of them gives, and what the one in
+ *           force gives when no load overlapped the operation.
  *
  * The run ends after SECONDS or WRITES policy writes, whichever is first.
  * With -x, namegate workers only exchange, as uid 33, names that A and B
@@ -87,13 +89,14 @@ struct worker_stats {
 	unsigned long mixable;	/* exchanges a mix of A and B would allow */
 	unsigned long reads;	/* policy listings read and checked */
 	unsigned long skipped;	/* set-up denied: operation not tried */
-	unsigned long pinned[2]; /* made under one known policy (selinux) */
+	unsigned long pinned[3]; /* made under one known policy (selinux) */
+	unsigned long only_rules[2]; /* explained by cap only, swap only */
 };
 
 /* Shared by every process of a run (MAP_SHARED). */
 struct shared {
 	volatile int stop;
-	volatile int last;	/* policy last written: 0 = A, 1 = B */
+	volatile int last;	/* policy last written: 0 = A, 1 = B (selinux: 2 = swap) */
 	unsigned long seq;	/* selinux: odd while a load is under way */
 	unsigned long writes;	/* good policies written */
 	unsigned long bad_writes; /* bad ones, refused */
@@ -1164,58 +1167,67 @@ struct sel_name {
 	const char *dir;
 	const char *lnk;
 	bool relabel_ok;	/* test_t may relabel a file to it */
+	const char *swapped;	/* the file rule's type in policy.swap */
 };
 
 static const struct sel_name sel_names[] = {
-	{ "shadow", "shadow_t", NULL, NULL, true },
-	{ "passwd", "passwd_t", NULL, NULL, true },
-	{ "conf.d", NULL, "conf_t", NULL, true },
-	{ "localtime", NULL, NULL, "localtime_t", true },
-	{ "locked", "locked_t", NULL, NULL, false },
-	{ "sticky.tmp", "sticky_t", NULL, NULL, true },
-	{ "noassoc", "noassoc_t", NULL, NULL, false },
-	{ "svc.conf", "svc_t", NULL, NULL, true },
-	{ "plain", NULL, NULL, NULL, true },
-	{ "shadow-", NULL, NULL, NULL, true },
-	{ "\n", NULL, NULL, NULL, true },
-	{ "\\", NULL, NULL, NULL, true },
-	{ "\xff\xfe", NULL, NULL, NULL, true },
-	{ name_max_a, NULL, NULL, NULL, true },
+	{ "shadow", "shadow_t", NULL, NULL, true, "passwd_t" },
+	{ "passwd", "passwd_t", NULL, NULL, true, "shadow_t" },
+	{ "conf.d", NULL, "conf_t", NULL, true, NULL },
+	{ "localtime", NULL, NULL, "localtime_t", true, NULL },
+	{ "locked", "locked_t", NULL, NULL, false, NULL },
+	{ "sticky.tmp", "sticky_t", NULL, NULL, true, NULL },
+	{ "noassoc", "noassoc_t", NULL, NULL, false, NULL },
+	{ "svc.conf", "svc_t", NULL, NULL, true, NULL },
+	{ "plain", NULL, NULL, NULL, true, NULL },
+	{ "shadow-", NULL, NULL, NULL, true, NULL },
+	{ "\n", NULL, NULL, NULL, true, NULL },
+	{ "\\", NULL, NULL, NULL, true, NULL },
+	{ "\xff\xfe", NULL, NULL, NULL, true, NULL },
+	{ name_max_a, NULL, NULL, NULL, true, NULL },
 };
 
 #define SEL_NR_NAMES (sizeof(sel_names) / sizeof(sel_names[0]))
 
-static char *sel_policy[2];
-static size_t sel_policy_len[2];
+/* The policies loaded in turn: SEL_NOCAP, SEL_CAP, SEL_SWAP. */
+#define SEL_NR_POLICIES 3
+#define SEL_SWAP 2
+static const char *const sel_policy_names[SEL_NR_POLICIES] = {
+	"nocap", "cap", "swap"
+};
+static char *sel_policy[SEL_NR_POLICIES];
+static size_t sel_policy_len[SEL_NR_POLICIES];
 
-static int sel_load(int cap)
+static int sel_load(int which)
 {
-	if (!sel_policy[cap]) {
-		sel_policy[cap] = read_file(cap ? SEL_DATA "/policy.cap" :
-					    SEL_DATA "/policy.nocap",
-					    &sel_policy_len[cap]);
-		if (!sel_policy[cap])
-			die("reading the %s policy: %s", cap ? "cap" : "nocap",
-			    strerror(errno));
+	char path[PATH_MAX];
+
+	if (!sel_policy[which]) {
+		snprintf(path, sizeof(path), SEL_DATA "/policy.%s",
+			 sel_policy_names[which]);
+		sel_policy[which] = read_file(path, &sel_policy_len[which]);
+		if (!sel_policy[which])
+			die("reading %s: %s", path, strerror(errno));
 	}
-	return write_file(SEL_FS "/load", sel_policy[cap], sel_policy_len[cap]);
+	return write_file(SEL_FS "/load", sel_policy[which],
+			  sel_policy_len[which]);
 }
 
 /* Loads the first two thirds of a policy. */
-static int sel_load_truncated(int cap)
+static int sel_load_truncated(int which)
 {
-	return write_file(SEL_FS "/load", sel_policy[cap],
-			  sel_policy_len[cap] * 2 / 3);
+	return write_file(SEL_FS "/load", sel_policy[which],
+			  sel_policy_len[which] * 2 / 3);
 }
 
-static void sel_check_cap(int cap)
+static void sel_check_cap(int which)
 {
 	char *text = read_file(SEL_FS "/policy_capabilities/filename_trans_bind",
 			       NULL);
 
-	if (!text || atoi(text) != cap)
+	if (!text || atoi(text) != !!which)
 		fail("filename_trans_bind is %s after loading the %s policy",
-		     text ? text : "unreadable", cap ? "cap" : "nocap");
+		     text ? text : "unreadable", sel_policy_names[which]);
 	free(text);
 }
 
@@ -1238,9 +1250,24 @@ static const char *sel_type(int dfd, const char *name, char *buf, size_t size)
 	return type ? type + 1 : buf;
 }
 
-static const char *sel_rule(const struct sel_name *sn, int kind)
+/* The type the rule of @sn gives an object of @kind under policy @which. */
+static const char *sel_rule(const struct sel_name *sn, int kind, int which)
 {
-	return kind == 0 ? sn->file : kind == 1 ? sn->dir : sn->lnk;
+	if (kind == 0)
+		return which == SEL_SWAP && sn->swapped ? sn->swapped : sn->file;
+	return kind == 1 ? sn->dir : sn->lnk;
+}
+
+/*
+ * The type an object of @kind with one name has after a binding to @sn
+ * under policy @which: the rule's with the capability, if test_t may
+ * relabel to it, else its own etc_t.
+ */
+static const char *sel_bound(const struct sel_name *sn, int kind, int which)
+{
+	const char *rule = sel_rule(sn, kind, which);
+
+	return which && rule && sn->relabel_ok ? rule : "etc_t";
 }
 
 /*
@@ -1256,7 +1283,7 @@ static unsigned long sel_pin(int *cap)
 	return seq;
 }
 
-/* The policy (0 nocap, 1 cap) an operation was made under, or -1. */
+/* The policy (0 nocap, 1 cap, 2 swap) an operation was made under, or -1. */
 static int sel_pinned(unsigned long seq, int cap)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -1265,51 +1292,63 @@ static int sel_pinned(unsigned long seq, int cap)
 	return cap;
 }
 
-/* Checks a result and a resulting type against the (result, type) pairs
- * that policy.nocap (@a, @ta) and policy.cap (@b, @tb) give; against the
- * one of @pinned if the operation was made under one known policy.
+/*
+ * Checks a result @got (0 or an errno; every operation here succeeds under
+ * each policy) and the resulting type against the types policy.nocap,
+ * policy.cap and policy.swap give (@types); against the one of @pinned
+ * if the operation was made under one known policy.
  */
 static void sel_check(const char *what, const char *name, int got,
-		      const char *type, int a, const char *ta, int b,
-		      const char *tb, int pinned)
+		      const char *type, const char *const types[], int pinned)
 {
-	const bool is_a = got == a && (a || !strcmp(type, ta));
-	const bool is_b = got == b && (b || !strcmp(type, tb));
+	bool is[SEL_NR_POLICIES];
 	char buf[4 * NAME_MAX + 1];
+	int p;
 
 	ws->ops++;
 	ws->denied += got != 0;
+	for (p = 0; p < SEL_NR_POLICIES; p++)
+		is[p] = !got && !strcmp(type, types[p]);
 	if (pinned >= 0) {
 		ws->pinned[pinned]++;
-		if (pinned ? !is_b : !is_a) {
-			fail("%s %s under the %s policy alone: %s, type %s; it gives %s, %s",
-			     what, show(name, buf), pinned ? "cap" : "nocap",
-			     err_name(got), type, err_name(pinned ? b : a),
-			     pinned ? (b ? "-" : tb) : (a ? "-" : ta));
+		if (!is[pinned]) {
+			fail("%s %s under the %s policy alone: %s, type %s; it gives type %s",
+			     what, show(name, buf), sel_policy_names[pinned],
+			     err_name(got), type, types[pinned]);
 			return;
 		}
 	}
-	if (!is_a && !is_b) {
-		fail("%s %s: %s, type %s; nocap gives %s, %s; cap gives %s, %s",
-		     what, show(name, buf), err_name(got), type, err_name(a),
-		     a ? "-" : ta, err_name(b), b ? "-" : tb);
+	if (!is[0] && !is[1] && !is[2]) {
+		fail("%s %s: %s, type %s; nocap gives %s, cap %s, swap %s",
+		     what, show(name, buf), err_name(got), type, types[0],
+		     types[1], types[2]);
 		return;
 	}
-	if (is_a != is_b) {
+	if (is[0] != (is[1] || is[2])) {
 		ws->differ++;
-		if (is_a)
+		if (is[0])
 			ws->only_a++;
 		else
 			ws->only_b++;
 	}
+	if (is[1] != is[2])
+		ws->only_rules[is[2]]++;
 }
+
+/* The three types of sel_check(): after a binding of @kind to @sn. */
+#define SEL_BOUND(sn, kind) \
+	((const char *const[]){ sel_bound(sn, kind, 0), sel_bound(sn, kind, 1), \
+				sel_bound(sn, kind, 2) })
 
 static void sel_one(int dfd, unsigned int w)
 {
 	const struct sel_name *sn = &sel_names[rnd_below(SEL_NR_NAMES)];
 	const char *t = sn->name;
+	static const char *const etc[SEL_NR_POLICIES] = {
+		"etc_t", "etc_t", "etc_t"
+	};
 	char src[32], src2[32], buf[256];
-	const char *type, *rule;
+	const char *type;
 	unsigned long seq;
 	int err, kind, cap;
 
@@ -1328,13 +1367,12 @@ static void sel_one(int dfd, unsigned int w)
 		err = renameat(dfd, src, dfd, t) ? errno : 0;
 		cap = sel_pinned(seq, cap);
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
-		rule = sel_rule(sn, kind);
 		/* With the capability: the renamed object (one name) is
 		 * relabeled if test_t may, and keeps etc_t otherwise.
 		 */
 		sel_check(kind == 1 ? "rename directory to" : kind == 2 ?
-			  "rename symlink to" : "rename to", t, err, type, 0,
-			  "etc_t", 0, rule && sn->relabel_ok ? rule : "etc_t", cap);
+			  "rename symlink to" : "rename to", t, err, type,
+			  SEL_BOUND(sn, kind), cap);
 		clean(dfd, src);
 		break;
 	case 1: /* rename a file with two links */
@@ -1352,8 +1390,7 @@ static void sel_one(int dfd, unsigned int w)
 			err = linkat(dfd, src, dfd, t, 0) ? errno : 0;
 		/* A file with another name keeps its label. */
 		type = sel_type(dfd, src, buf, sizeof(buf));
-		sel_check("bind a second link to", t, err, type, 0, "etc_t",
-			  0, "etc_t", -1);
+		sel_check("bind a second link to", t, err, type, etc, -1);
 		clean(dfd, src);
 		clean(dfd, src2);
 		break;
@@ -1363,9 +1400,10 @@ static void sel_one(int dfd, unsigned int w)
 
 		err = ng_create(dfd, t, 0);
 		tc = sel_type(dfd, t, buf, sizeof(buf));
-		/* Created under its name: labeled by the transition. */
+		/* Created under its name: labeled by the transition (of cap or swap). */
 		if (err != (sn->file && !strcmp(sn->file, "noassoc_t") ? EACCES : 0) ||
-		    (!err && strcmp(tc, sn->file ? sn->file : "etc_t"))) {
+		    (!err && strcmp(tc, sn->file ? sn->file : "etc_t") &&
+		     strcmp(tc, sel_rule(sn, 0, SEL_SWAP) ?: "etc_t"))) {
 			fail("creating %s: %s, type %s", show(t, buf), err_name(err), tc);
 			break;
 		}
@@ -1383,9 +1421,8 @@ static void sel_one(int dfd, unsigned int w)
 		err = renameat2(dfd, src, dfd, t, RENAME_EXCHANGE) ? errno : 0;
 		cap = sel_pinned(seq, cap);
 		type = sel_type(dfd, err ? src : t, buf, sizeof(buf));
-		sel_check("exchange a file with", t, err, type, 0, "etc_t",
-			  0, sn->file && sn->relabel_ok ? sn->file : "etc_t",
-			  cap);
+		sel_check("exchange a file with", t, err, type,
+			  SEL_BOUND(sn, 0), cap);
 		/* The file that was at the name keeps its type at src. */
 		type = sel_type(dfd, err ? t : src, buf, sizeof(buf));
 		if (strcmp(type, created))
@@ -1420,11 +1457,11 @@ static void sel_writer(void)
 	int err;
 
 	for (i = 1; !sh->stop && sh->writes < max_writes; i++) {
-		const int cap = !sh->last;
+		const int next = (sh->last + 1) % SEL_NR_POLICIES;
 
 		if (i % 16 == 0) {
 			/* A truncated policy is refused and changes nothing. */
-			err = sel_load_truncated(cap);
+			err = sel_load_truncated(next);
 			if (err != EINVAL)
 				fail("truncated policy: %s, expected EINVAL",
 				     err_name(err));
@@ -1434,17 +1471,17 @@ static void sel_writer(void)
 			continue;
 		}
 		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_SEQ_CST);
-		err = sel_load(cap);
+		err = sel_load(next);
 		if (!err)
-			sh->last = cap;
+			sh->last = next;
 		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_SEQ_CST);
 		if (err) {
-			fail("loading the %s policy: %s", cap ? "cap" : "nocap",
+			fail("loading the %s policy: %s", sel_policy_names[next],
 			     strerror(err));
 			continue;
 		}
 		sh->writes++;
-		sel_check_cap(cap);
+		sel_check_cap(next);
 		sh->readbacks++;
 		/*
 		 * Loads follow each other closely: a pause after every fourth
@@ -1479,7 +1516,7 @@ static void sel_finish(void)
 {
 	ws = &sh->w[MAX_WORKERS - 1];
 	sel_check_cap(sh->last);
-	note("final policy is %s, as last loaded", sh->last ? "cap" : "nocap");
+	note("final policy is %s, as last loaded", sel_policy_names[sh->last]);
 	if (write_file(SEL_FS "/enforce", "0", 1))
 		fail("cannot leave enforcing mode");
 }
@@ -1504,7 +1541,7 @@ static const struct mode_ops modes[] = {
 	{ "smack", smack_prepare, smack_worker, smack_writer, smack_finish, "A",
 	  "B", "rule set changes written" },
 	{ "selinux", sel_prepare, sel_worker, sel_writer, sel_finish, "nocap",
-	  "cap", "policies loaded" },
+	  "cap or swap", "policies loaded" },
 };
 
 static pid_t spawn(void (*fn)(unsigned int), unsigned int arg)
@@ -1640,6 +1677,9 @@ int main(int argc, char **argv)
 		total.skipped += sh->w[i].skipped;
 		total.pinned[0] += sh->w[i].pinned[0];
 		total.pinned[1] += sh->w[i].pinned[1];
+		total.pinned[2] += sh->w[i].pinned[2];
+		total.only_rules[0] += sh->w[i].only_rules[0];
+		total.only_rules[1] += sh->w[i].only_rules[1];
 	}
 	note("%s: %.1f s: %lu operations checked (%lu denied, %lu skipped), "
 	     "%lu listings read by workers", mode, end - start, total.ops,
@@ -1651,11 +1691,15 @@ int main(int argc, char **argv)
 	     m->b);
 	if (!strcmp(mode, "selinux")) {
 		note("%s: %lu renames and exchanges made under one known policy "
-		     "(%lu nocap, %lu cap), each as that policy alone gives",
-		     mode, total.pinned[0] + total.pinned[1], total.pinned[0],
-		     total.pinned[1]);
-		if (!total.pinned[0] || !total.pinned[1])
+		     "(%lu nocap, %lu cap, %lu swap), each as that policy alone gives",
+		     mode, total.pinned[0] + total.pinned[1] + total.pinned[2],
+		     total.pinned[0], total.pinned[1], total.pinned[2]);
+		note("%s: results on which cap and swap differ: %lu as cap, %lu as swap",
+		     mode, total.only_rules[0], total.only_rules[1]);
+		if (!total.pinned[0] || !total.pinned[1] || !total.pinned[2])
 			fail("no operation was made under each policy alone");
+		if (!total.only_rules[0] || !total.only_rules[1])
+			fail("no result told the changed rules apart");
 	}
 	if (total.mixable)
 		note("%s: %lu exchanges denied by both A and B that a mix of "
