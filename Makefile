@@ -4,7 +4,7 @@
 S := tests/scripts
 SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel pristine policies initramfs check checkpatch check-style check-build \
+.PHONY: all deps tree export kernel pristine policies initramfs debian-image check checkpatch check-style check-build \
 	check-bisect check-debug check-mutants check-tooling bench demo clean distclean help \
 	$(addprefix check-,$(SUITES))
 
@@ -35,6 +35,11 @@ pristine: tree
 policies: deps tree
 	@$(S)/selinux-policy.sh
 
+## debian-image: build/debian/rootfs.img, Debian 12 from apt (mmdebstrap)
+## with Debian's SELinux policy, labeled, for the debian boots; cached
+debian-image: deps
+	@$(S)/debian-image.sh
+
 ## initramfs: busybox + guest init + static test programs (BPF ones built
 ## against the test kernel's BTF) + policies
 initramfs: kernel policies
@@ -64,15 +69,15 @@ check-tooling:
 	@$(S)/check-tooling.sh
 
 ## check: everything, every suite; closing line "N passed, N failed"
-check: kernel initramfs
+check: kernel initramfs debian-image
 	@$(S)/check.sh
 
 ## check-<suite>: one suite (see tests/suites.conf)
-$(addprefix check-,$(SUITES)): check-%: kernel initramfs
+$(addprefix check-,$(SUITES)): check-%: kernel initramfs debian-image
 	@$(S)/check.sh --no-checkpatch $*
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
-check-debug: tree initramfs
+check-debug: tree initramfs debian-image
 	@$(S)/check-debug.sh
 
 ## check-mutants: break each documented guarantee on purpose (tests/mutants/),

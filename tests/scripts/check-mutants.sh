@@ -53,11 +53,17 @@ build() {
 }
 
 # stale DIR: a boot log in DIR shows a kernel other than the one just built
-# (kbuild numbers its builds in .version; the banner says "#N").
+# (kbuild numbers its builds in .version; the banner says "#N").  The
+# boots of the pristine kernel (test.kernel=pristine) are not looked at.
 stale() {
-	local n
+	local n f
 	n=$(cat "$BUILD/obj/.version" 2>/dev/null) || return 0
-	grep -h -m1 '^Linux version ' "$1"/*.log 2>/dev/null | grep -qv " #$n "
+	for f in "$1"/*.log; do
+		[ -f "$f" ] || continue
+		grep -q 'test\.kernel=pristine' "$f" && continue
+		grep -m1 '^Linux version ' "$f" | grep -qv " #$n " && return 0
+	done
+	return 1
 }
 
 rm -rf "$out"

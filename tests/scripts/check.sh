@@ -181,6 +181,22 @@ if [ ${#pairs[@]} -gt 0 ]; then
 	"$ROOT/tests/scripts/upstream-report.sh" "${pairs[@]}" > "$logdir/upstream.md" 2>&1 || true
 fi
 
+# The debian boots: the pristine kernel's table must be the patched
+# kernel's without the capability; the table goes to $logdir/debian.md.
+if [ -f "$logdir/pristine-debian.log" ] && [ -f "$logdir/debian.log" ] &&
+	awk '($1 == "debian" || $1 == "pristine-debian") && $5 == "pass" { n++ }
+		END { exit n != 2 }' "$logdir/results.txt"; then
+	if "$ROOT/tests/scripts/debian-report.sh" "$logdir/pristine-debian.log" \
+		"$logdir/debian.log" > "$logdir/debian.md" 2>&1; then
+		echo "debian=pristine 1 0 0 pass 0" >> "$logdir/results.txt"
+	else
+		echo "debian=pristine 0 1 0 fail 0" >> "$logdir/results.txt"
+		msg "debian: the pristine kernel's programs differ (see $logdir/debian.md)"
+	fi
+elif grep -q '^pristine-debian ' "$logdir/results.txt"; then
+	echo "debian=pristine 0 1 0 fail 0" >> "$logdir/results.txt"
+fi
+
 # The table, in the order of tests/suites.conf (the boots ended in any
 # order).  A job that died without its row (the style checks under set -e,
 # the tooling tests) has a failed one added (issue 29, H8).

@@ -15,7 +15,8 @@
 # boot whose tests are judged by comparing it with another (check.sh):
 # verdict "compare" when it ran to its end without a kernel splat;
 # "skips=N" is the number of skipped tests the boot expects (0 when not
-# given; another number fails it).  tests/scripts/judge.sh gives the
+# given; another number fails it); "disk=debian" attaches the Debian image
+# (tests/scripts/debian-image.sh) as /dev/vdd.  tests/scripts/judge.sh gives the
 # verdict.  Appends "<boot> <passed> <failed> <skipped> <verdict> <seconds>" to
 # $LOGDIR/results.txt.  Exit status 0 only if the boot passed.
 set -euo pipefail
@@ -37,6 +38,7 @@ smp=${QEMU_SMP:-}
 kargs=
 judge=
 skips=0
+extra_drive=()
 for arg in ${extra:-}; do
 	case "$arg" in
 	qemu.smp=*) smp=${smp:-${arg#qemu.smp=}} ;;
@@ -46,6 +48,12 @@ for arg in ${extra:-}; do
 		# files on the patched kernel only).
 		kargs="$kargs test.kernel=pristine" ;;
 	judge=compare) judge=compare ;;
+	disk=debian)
+		# Debian's userland (debian-image.sh) as /dev/vdd, never
+		# written: QEMU keeps the boot's writes aside.
+		debian=$BUILD/debian/rootfs.img
+		[ -f "$debian" ] || die "$debian missing (run make debian-image)"
+		extra_drive=(-drive "file=$debian,if=virtio,format=raw,snapshot=on") ;;
 	skips=[0-9]*) skips=${arg#skips=} ;;
 	*) kargs="$kargs $arg" ;;
 	esac
@@ -80,7 +88,8 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw" \
 	-drive "file=$cfdisk,if=virtio,format=raw" \
-	-drive "file=$btdisk,if=virtio,format=raw" </dev/null >"$log.qemu" 2>&1
+	-drive "file=$btdisk,if=virtio,format=raw" "${extra_drive[@]}" \
+	</dev/null >"$log.qemu" 2>&1
 qrc=$?
 set -e
 secs=$(( $(date +%s) - start ))
