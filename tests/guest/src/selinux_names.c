@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "selinux_attr.h"
 #include "test_fs.h"
 
 #ifndef RENAME_NOREPLACE
@@ -860,23 +861,6 @@ TEST_F(names, rename_fscreate)
 	ASSERT_EQ(cap, recs[0].seen);
 	ASSERT_EQ(cap, recs[1].seen);
 	close(kmsg);
-}
-
-/*
- * setfscreatecon() as libselinux writes it: the context and its NUL, or
- * nothing to clear it.
- */
-static int setfscreatecon(const char *context)
-{
-	int fd = open("/proc/self/attr/fscreate", O_WRONLY);
-	size_t len = context ? strlen(context) + 1 : 0;
-	int rc;
-
-	if (fd < 0)
-		return -1;
-	rc = write(fd, context, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	return rc;
 }
 
 /*

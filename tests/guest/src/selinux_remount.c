@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "selinux_attr.h"
 
 #define XATTR_SELINUX "security.selinux"
 #define ETC_CONTEXT "system_u:object_r:etc_t"
@@ -53,20 +54,6 @@ static const char *type_of(const char *path)
 	if (end)
 		*end = '\0';
 	return type;
-}
-
-/* setfscreatecon() as libselinux writes it (NULL clears). */
-static int setfscreatecon(const char *context)
-{
-	int fd = open("/proc/self/attr/fscreate", O_WRONLY);
-	size_t len = context ? strlen(context) + 1 : 0;
-	int rc;
-
-	if (fd < 0)
-		return -1;
-	rc = write(fd, context, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	return rc;
 }
 
 static void make_file(struct __test_metadata *const _metadata, const char *path)
