@@ -38,11 +38,13 @@ smp=${QEMU_SMP:-}
 kargs=
 judge=
 skips=0
+pristine=
 extra_drive=()
 for arg in ${extra:-}; do
 	case "$arg" in
 	qemu.smp=*) smp=${smp:-${arg#qemu.smp=}} ;;
 	kernel=pristine)
+		pristine=1
 		kernel=${PRISTINE_KERNEL:-$BUILD/bzImage-pristine-check}
 		# The guest is told (the upstream suite requires the series'
 		# files on the patched kernel only).
@@ -79,7 +81,13 @@ mkfs.ext4 -q -F -I 256 -O casefold "$cfdisk"
 truncate -s 128M "$btdisk"
 mkfs.btrfs -q -f "$btdisk" >/dev/null
 
-append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} ${EXTRA_APPEND:-}"
+extra_append=${EXTRA_APPEND:-}
+if [ -n "$pristine" ]; then
+	# The pristine kernel is no debug kernel: no kmemleak scan to ask for
+	# (make check-debug boots the patched debug kernel beside it).
+	extra_append=$(printf '%s\n' "$extra_append" | sed 's/\(^\| \)debugcheck=1\( \|$\)/ /')
+fi
+append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} $extra_append"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
