@@ -66,6 +66,17 @@ quiet userdel -r bob
 record userdel $? /etc/passwd
 record userdel.shadow 0 /etc/shadow
 
+# dpkg: install, the same version again (every file unpacked as
+# .dpkg-new and renamed over the installed one), purge.
+quiet dpkg -i /usr/local/lib/ng/ng-test.deb
+record dpkg-install $? /usr/share/ng-test/data
+record dpkg-install.conf 0 /etc/ng-test.conf
+quiet dpkg -i /usr/local/lib/ng/ng-test.deb
+record dpkg-reinstall $? /usr/share/ng-test/data
+record dpkg-reinstall.conf 0 /etc/ng-test.conf
+quiet dpkg --purge ng-test
+record dpkg-purge $? /usr/share/ng-test/data
+
 # An editor's way: write a temporary file, rename it into place.
 fresh_home
 run mv-tmp .forward sh -c 'echo x > .forward.tmp && mv .forward.tmp .forward'

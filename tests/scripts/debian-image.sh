@@ -61,6 +61,21 @@ install -m 755 "$ROOT/tests/debian/init" "$root/usr/sbin/init"
 install -d "$root/usr/local/lib/ng"
 install -m 644 "$ROOT/tests/debian/progs.sh" "$root/usr/local/lib/ng/progs.sh"
 
+# A package for dpkg -i (progs.sh): a conffile in /etc, a file in /usr/share.
+pkg=$work/ng-test
+mkdir -p "$pkg/DEBIAN" "$pkg/etc" "$pkg/usr/share/ng-test"
+cat > "$pkg/DEBIAN/control" <<'EOF2'
+Package: ng-test
+Version: 1.0
+Architecture: all
+Maintainer: name-aware LSM hooks test <root@localhost>
+Description: files the debian suite installs, reinstalls and purges with dpkg
+EOF2
+echo /etc/ng-test.conf > "$pkg/DEBIAN/conffiles"
+echo 'x = 1' > "$pkg/etc/ng-test.conf"
+echo data > "$pkg/usr/share/ng-test/data"
+dpkg-deb --root-owner-group -Zxz --build "$pkg" "$root/usr/local/lib/ng/ng-test.deb" > /dev/null
+
 policy=$(find "$root/etc/selinux/default/policy" -maxdepth 1 -name 'policy.[0-9]*' | sort -V | tail -n1)
 [ -n "$policy" ] || die "no policy in the image's /etc/selinux/default/policy"
 cp "$policy" "$root/usr/local/lib/ng/policy.off"
