@@ -73,8 +73,11 @@ check: kernel initramfs debian-image
 	@$(S)/check.sh
 
 ## check-<suite>: one suite (see tests/suites.conf)
-$(addprefix check-,$(SUITES)): check-%: kernel initramfs debian-image
+$(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
+
+# Only the debian boots need the Debian image.
+check-debian: debian-image
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
 check-debug: tree initramfs debian-image
@@ -82,7 +85,7 @@ check-debug: tree initramfs debian-image
 
 ## check-mutants: break each documented guarantee on purpose (tests/mutants/),
 ## boot the suites that claim it, require a failure; table in docs/reliability.md
-check-mutants: tree initramfs
+check-mutants: tree initramfs debian-image
 	@$(S)/check-mutants.sh
 
 ## bench: cost per file operation vs the pristine kernel and peers (docs/performance.md)

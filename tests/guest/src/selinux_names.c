@@ -935,10 +935,6 @@ TEST_F(names, rename_sed_i)
 	ASSERT_STREQ(cap ? "shadow_t" : "varfile_t",
 		     type_of(self->etc2, "shadow"));
 
-	/* A file with its name's label: sed -i keeps it. */
-	ASSERT_EQ(0, sed_i(etc, "passwd", "q"));
-	ASSERT_STREQ("passwd_t", type_of(self->etc, "passwd"));
-
 	/* Kept, still mislabeled: "strict" is refused where strict holds. */
 	ASSERT_EQ(0, setfscreatecon(OBJECT_CONTEXT("varfile_t")));
 	make_file(_metadata, self->etc, "strict.new", "s");
