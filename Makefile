@@ -93,7 +93,7 @@ bench: deps tree
 	@$(S)/bench.sh
 
 ## demo: boot the patched kernel and show what the series does
-demo: kernel initramfs
+demo: kernel initramfs debian-image
 	@$(S)/demo.sh
 
 ## clean: remove what make check built (kernels, objects, initramfs, logs,

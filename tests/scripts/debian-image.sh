@@ -2,10 +2,12 @@
 # Build $BUILD/debian/rootfs.img: a Debian 12 (bookworm) userland made by
 # mmdebstrap from this machine's apt sources alone, with Debian's SELinux
 # policy (selinux-policy-default) and its tools, tests/debian/ installed
-# (init as /usr/sbin/init, progs.sh), the policy with filename_trans_bind
-# set beside Debian's (/usr/local/lib/ng/policy.cap, policy.off), every file labeled
-# with the policy's file_contexts (setfiles -r, on the host), as an ext4
-# image.  The debian boots attach it with QEMU's snapshot=on: they never
+# (init as /usr/sbin/init, progs.sh; root logs in as sysadm_r over ssh),
+# the policy with filename_trans_bind set beside Debian's
+# (/usr/local/lib/ng/policy.cap, policy.off), Apache with a document root
+# and the apache suite's CGI program (ng-plant.c), every file labeled with
+# the policy's file_contexts (setfiles -r, on the host), as an ext4 image.
+# The debian and apache boots attach it with QEMU's snapshot=on: they never
 # change it.  Built once; built again when this script, tests/debian/ or
 # tests/selinux/polcap.c change.  Prints its build time.
 set -euo pipefail
@@ -14,7 +16,7 @@ set -euo pipefail
 
 out=$BUILD/debian
 img=$out/rootfs.img
-packages=selinux-policy-default,selinux-utils,policycoreutils,passwd
+packages=selinux-policy-default,selinux-utils,policycoreutils,passwd,apache2,curl,openssh-server,openssh-client
 polcap_bit=31
 key=$( { cat "$0" "$ROOT"/tests/debian/* "$ROOT/tests/selinux/polcap.c"; echo "$packages"; } |
 	sha256sum | cut -c1-16)
@@ -61,9 +63,33 @@ install -m 755 "$ROOT/tests/debian/init" "$root/usr/sbin/init"
 install -d "$root/usr/local/lib/ng"
 install -m 644 "$ROOT/tests/debian/progs.sh" "$root/usr/local/lib/ng/progs.sh"
 
-# A package for dpkg -i (progs.sh): a conffile in /etc, a file in /usr/share.
+# A package for dpkg -i (progs.sh): a conffile in /etc, a file in
+# /usr/share, and maintainer scripts that make directories Debian's policy
+# names for their domain (dpkg_script_t): /var/lib/mysql made under another
+# name and renamed into place, /var/log/mysql made under its name; purge
+# removes them.
 pkg=$work/ng-test
 mkdir -p "$pkg/DEBIAN" "$pkg/etc" "$pkg/usr/share/ng-test"
+cat > "$pkg/DEBIAN/postinst" <<'EOF2'
+#!/bin/sh
+set -e
+if [ "$1" = configure ]; then
+	if [ ! -d /var/lib/mysql ]; then
+		rm -rf /var/lib/mysql.ng-new
+		mkdir /var/lib/mysql.ng-new
+		mv /var/lib/mysql.ng-new /var/lib/mysql
+	fi
+	mkdir -p /var/log/mysql
+fi
+EOF2
+cat > "$pkg/DEBIAN/postrm" <<'EOF2'
+#!/bin/sh
+set -e
+if [ "$1" = purge ]; then
+	rm -rf /var/lib/mysql /var/log/mysql
+fi
+EOF2
+chmod 755 "$pkg/DEBIAN/postinst" "$pkg/DEBIAN/postrm"
 cat > "$pkg/DEBIAN/control" <<'EOF2'
 Package: ng-test
 Version: 1.0
@@ -75,6 +101,40 @@ echo /etc/ng-test.conf > "$pkg/DEBIAN/conffiles"
 echo 'x = 1' > "$pkg/etc/ng-test.conf"
 echo data > "$pkg/usr/share/ng-test/data"
 dpkg-deb --root-owner-group -Zxz --build "$pkg" "$root/usr/local/lib/ng/ng-test.deb" > /dev/null
+
+# Apache for the apache suite: CGI programs (mod_cgid, as Debian's event
+# MPM wants), .htaccess files honoured in the document root (apache.conf).
+# The document root belongs to www-data, so that only namegate stands
+# between it and a .htaccess; the admin's .htaccess in private/ is root's.
+# ng-plant's overlays: a lower .htaccess www-data owns (or no copy-up in
+# its user namespace), an empty lower layer, a work directory and a mount
+# point.
+[ -f "$root/etc/apache2/mods-available/cgid.load" ] || die "the image has no Apache (mod_cgid)"
+for f in cgid.load cgid.conf; do
+	ln -sf "../mods-available/$f" "$root/etc/apache2/mods-enabled/$f"
+done
+install -m 644 "$ROOT/tests/debian/apache.conf" "$root/etc/apache2/conf-enabled/ng.conf"
+install -d "$root/usr/lib/cgi-bin"
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/lib/cgi-bin/ng-plant" "$ROOT/tests/debian/ng-plant.c"
+# root logs in as an administrator: the SELinux user root (roles staff_r
+# and sysadm_r), so that its ssh login on the loopback (tests/debian/init)
+# lands in sysadm_t; a key of its own authorizes it.
+seusers=$root/etc/selinux/default/seusers
+sed -i 's/^root:unconfined_u:/root:root:/' "$seusers"
+grep -qx 'root:root:s0-s0:c0.c1023' "$seusers" || die "$seusers: root is not mapped to root"
+[ -f "$root/etc/ssh/ssh_host_ed25519_key" ] || chroot "$root" /usr/bin/ssh-keygen -A
+install -d -m 700 "$root/root/.ssh"
+rm -f "$root/root/.ssh/id_ed25519"*
+chroot "$root" /usr/bin/ssh-keygen -q -t ed25519 -N '' -f /root/.ssh/id_ed25519
+install -m 600 "$root/root/.ssh/id_ed25519.pub" "$root/root/.ssh/authorized_keys"
+
+www=$root/var/www
+echo public > "$www/html/public.txt"
+install -d -m 755 "$www/html/private" "$www/lower" "$www/empty" "$www/work" "$www/mnt"
+echo 'Require all denied' > "$www/html/private/.htaccess"
+echo secret > "$www/html/private/secret.txt"
+echo 'Require all denied' > "$www/lower/.htaccess"
+chown 33:33 "$www/html" "$www/html/public.txt" "$www/lower/.htaccess" "$www/work" "$www/mnt"
 
 policy=$(find "$root/etc/selinux/default/policy" -maxdepth 1 -name 'policy.[0-9]*' | sort -V | tail -n1)
 [ -n "$policy" ] || die "no policy in the image's /etc/selinux/default/policy"
@@ -92,6 +152,12 @@ label=$(python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "security.sel
 	"$root/usr/sbin/init" 2>/dev/null || true)
 [ "$label" = system_u:object_r:init_exec_t:s0 ] ||
 	die "setfiles did not label /usr/sbin/init init_exec_t (${label:-no label})"
+# The lower .htaccess of ng-plant's overlay, as on a host without SELinux:
+# overlayfs copies a file's security.* attributes up, which an unprivileged
+# overlay may not set unless an LSM discards them (SELinux does), so a
+# labeled lower file fails its copy-up with EPERM before the binding that
+# namegate decides.
+python3 -c 'import os, sys; os.removexattr(sys.argv[1], "security.selinux")' "$www/lower/.htaccess"
 
 # An ext4 file system from the tree, extended attributes included.
 truncate -s 2G "$img.tmp"

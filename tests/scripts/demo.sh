@@ -1,13 +1,14 @@
 #!/bin/bash
 # make demo: boot the patched kernel (once per demo boot in
-# tests/suites.conf) and show, in a few lines, what the
-# series does.  The guest side is tests/guest/suites/demo.
+# tests/suites.conf, and the apache boot: Debian's apache2 and namegate's
+# .htaccess rule) and show, in a few lines, what the series does.  The
+# guest side is tests/guest/suites/demo and tests/guest/suites/apache.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
-mapfile -t boots < <(awk '!/^#/ && $2 == "demo" { print $1 }' "$conf")
+mapfile -t boots < <(awk '!/^#/ && ($2 == "demo" || $2 == "apache") { print $1 }' "$conf")
 for boot in "${boots[@]}"; do
 	LOGDIR=$BUILD/logs/demo "$ROOT/tests/scripts/run-suite.sh" "$boot" >/dev/null 2>&1 || {
 		warn "the demo boot $boot failed; see $BUILD/logs/demo/$boot.log"
