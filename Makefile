@@ -76,8 +76,8 @@ check: kernel initramfs debian-image
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
 
-# Only the debian boots need the Debian image.
-check-debian: debian-image
+# Only the debian and apache boots need the Debian image.
+check-debian check-apache: debian-image
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
 check-debug: tree initramfs debian-image
