@@ -2,10 +2,10 @@
 # The Makefile is the table of contents; the work is in tests/scripts/.
 
 S := tests/scripts
-SUITES := $(shell awk '!/^\#/ && NF { print $$2 }' tests/suites.conf | sort -u)
+SUITES := $(shell awk '!/^[#]/ && NF { print $$2 }' tests/suites.conf | sort -u)
 
-.PHONY: all deps tree export kernel pristine policies initramfs debian-image check checkpatch check-style check-build \
-	check-bisect check-debug check-mutants check-tooling bench demo clean distclean help \
+.PHONY: all deps tree export kernel pristine policies initramfs debian-image selinux-testsuite check checkpatch check-style check-build \
+	check-bisect check-debug check-mutants check-tooling check-selinux-testsuite-all bench demo clean distclean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -35,9 +35,16 @@ pristine: tree
 policies: deps tree
 	@$(S)/selinux-policy.sh
 
+## selinux-testsuite: the SELinux project's regression suite built for the
+## Debian guest (SELINUX_TESTSUITE: its checkout; without one, its boots
+## are skipped with one line); cached
+selinux-testsuite: deps
+	@$(S)/selinux-testsuite.sh
+
 ## debian-image: build/debian/rootfs.img, Debian 12 from apt (mmdebstrap)
-## with Debian's SELinux policy, labeled, for the debian boots; cached
-debian-image: deps
+## with Debian's SELinux policy, labeled, for the debian, apache and
+## selinux-testsuite boots; cached
+debian-image: deps selinux-testsuite
 	@$(S)/debian-image.sh
 
 ## initramfs: busybox + guest init + static test programs (BPF ones built
@@ -76,8 +83,14 @@ check: kernel initramfs debian-image
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs
 	@$(S)/check.sh --no-checkpatch $*
 
-# Only the debian and apache boots need the Debian image.
-check-debian check-apache: debian-image
+## check-selinux-testsuite-all: the selinux-testsuite boots with its
+## filesystem and fs_filesystem areas on every file system of the test
+## kernel (make check: ext4 and btrfs); about 9 min a boot
+check-selinux-testsuite-all: kernel initramfs debian-image
+	@EXTRA_APPEND="$(EXTRA_APPEND) STS_FS=all" $(S)/check.sh --no-checkpatch selinux-testsuite
+
+# Only the debian, apache and selinux-testsuite boots need the Debian image.
+check-debian check-apache check-selinux-testsuite: debian-image
 
 ## check-debug: every suite on a KASAN/lockdep/UBSAN/kmemleak kernel (not in check: ~1 h)
 check-debug: tree initramfs debian-image

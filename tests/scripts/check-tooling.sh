@@ -1,7 +1,8 @@
 #!/bin/bash
 # Tests of the tooling itself (issue 29): the judge of a boot
 # (tests/scripts/judge.sh with ktap.awk), the closing table
-# (results-table.sh) and the upstream comparison (upstream-report.sh) are
+# (results-table.sh), the upstream comparison (upstream-report.sh) and the
+# selinux-testsuite comparison (sts-report.sh) are
 # fed the logs of tests/tooling/ and variants of them made here, each a way
 # a run can go wrong; every one must be judged a failure, and the intact
 # logs must pass (a judge that fails everything would pass the rest).
@@ -147,6 +148,32 @@ sed '/^ok 1 upstream-lsm-setup$/d' "$up_t" > "$tmp/up-nosetup.log"
 upstream setup-missing fail "$up_p" "$tmp/up-nosetup.log"
 sed '/^@@ guest done/d' "$up_t" > "$tmp/up-noend.log"
 upstream patched-no-end fail "$up_p" "$tmp/up-noend.log"
+
+# The selinux-testsuite comparison: three kernels, subtest by subtest.
+sts() {
+	local name=$1 want=$2 got=fail
+	shift 2
+	if "$S/sts-report.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	report "selinux-testsuite: $name" "$want" "$got"
+}
+sts_off=$T/sts-off.log
+# The capability boot runs filename_trans_bind, which the others skip.
+sed -e 's/^ok 8 filename_trans_bind # SKIP.*$/    1..1\n    ok 1\nok 8 filename_trans_bind/' "$sts_off" > "$tmp/sts-on.log"
+sts same pass "$sts_off" "$sts_off" "$tmp/sts-on.log"
+# One subtest passes on the pristine kernel and fails on the others.
+sed 's/^    ok 3$/    not ok 3/' "$sts_off" > "$tmp/sts-sub.log"
+sts subtest-differs fail "$sts_off" "$tmp/sts-sub.log" "$tmp/sts-sub.log"
+# A subtest skipped on one kernel only.
+sed '0,/^    ok 2$/s//    ok 2 # skip no such thing/' "$sts_off" > "$tmp/sts-skip.log"
+sts subtest-skipped-once fail "$sts_off" "$sts_off" "$tmp/sts-skip.log"
+# An area the pristine kernel did not run.
+sed 's/^ok 7 link$/ok 7 link # SKIP not run/' "$sts_off" > "$tmp/sts-noarea.log"
+sts area-not-run fail "$tmp/sts-noarea.log" "$sts_off" "$tmp/sts-on.log"
+# An area that only the pristine kernel ran.
+sts area-only-on-pristine fail "$tmp/sts-on.log" "$sts_off" "$sts_off"
+# A subtest missing on one kernel.
+sed '0,/^    ok 4$/{/^    ok 4$/d}' "$sts_off" > "$tmp/sts-missing.log"
+sts subtest-missing fail "$sts_off" "$sts_off" "$tmp/sts-missing.log"
 
 echo "$passed passed, $failed failed"
 if [ -n "$results" ]; then

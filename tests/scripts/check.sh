@@ -82,6 +82,15 @@ mapfile -t boots < <(awk -v list=" ${suites[*]} " '!/^#/ && NF && (index(list, "
 		for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) { smp = substr($i, 10) + 0 }
 		printf "%d %d %s\n", smp, $4, $1
 	}' "$conf" | sort -k1,1nr -k2,2nr | awk '{ print $3 }')
+# The selinux-testsuite boots need the SELinux project's suite
+# (tests/scripts/selinux-testsuite.sh); without a checkout of it they do
+# not run, and this line says so.
+if [ -f "$BUILD/selinux-testsuite/skipped" ]; then
+	msg "selinux-testsuite: skipped: $(cat "$BUILD/selinux-testsuite/skipped")"
+	mapfile -t boots < <(for b in "${boots[@]}"; do
+		awk -v b="$b" '$1 == b && $2 != "selinux-testsuite" { print b }' "$conf"
+	done)
+fi
 pristine_boots=()
 for b in "${boots[@]}"; do
 	if awk -v b="$b" '$1 == b && / kernel=pristine/ { f = 1 } END { exit !f }' "$conf"; then
@@ -195,6 +204,26 @@ if [ -f "$logdir/pristine-debian.log" ] && [ -f "$logdir/debian.log" ] &&
 	fi
 elif grep -q '^pristine-debian ' "$logdir/results.txt"; then
 	echo "debian=pristine 0 1 0 fail 0" >> "$logdir/results.txt"
+fi
+
+# The selinux-testsuite boots: every subtest the same on the pristine
+# kernel and the patched one without and with the capability; the per-area
+# table goes to $logdir/selinux-testsuite.md.
+sts_logs=("$logdir/pristine-selinux-testsuite.log" "$logdir/selinux-testsuite.log" "$logdir/selinux-testsuite-cap.log")
+if grep -q '^pristine-selinux-testsuite ' "$logdir/results.txt"; then
+	if awk '$1 == "selinux-testsuite" || $1 == "selinux-testsuite-cap" ||
+			$1 == "pristine-selinux-testsuite" {
+			if ($5 != "pass") bad = 1
+			else if (!($1 in seen)) { seen[$1] = 1; n++ }
+		}
+		END { exit bad || n != 3 }' "$logdir/results.txt" &&
+		"$ROOT/tests/scripts/sts-report.sh" "${sts_logs[@]}" > "$logdir/selinux-testsuite.md" 2>&1; then
+		echo "selinux-testsuite=pristine 1 0 0 pass 0" >> "$logdir/results.txt"
+	else
+		"$ROOT/tests/scripts/sts-report.sh" "${sts_logs[@]}" > "$logdir/selinux-testsuite.md" 2>&1 || true
+		echo "selinux-testsuite=pristine 0 1 0 fail 0" >> "$logdir/results.txt"
+		msg "selinux-testsuite: the three kernels differ or a boot failed (see $logdir/selinux-testsuite.md)"
+	fi
 fi
 
 # The table, in the order of tests/suites.conf (the boots ended in any

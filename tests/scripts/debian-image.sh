@@ -4,21 +4,34 @@
 # policy (selinux-policy-default) and its tools, tests/debian/ installed
 # (init as /usr/sbin/init, progs.sh; root logs in as sysadm_r over ssh),
 # the policy with filename_trans_bind set beside Debian's
-# (/usr/local/lib/ng/policy.cap, policy.off), Apache with a document root
+# (/usr/local/lib/ng/policy.cap, policy.off), the SELinux project's
+# regression suite when tests/scripts/selinux-testsuite.sh has built it
+# (/usr/local/lib/ng/selinux-testsuite; Debian's policy with the suite's
+# modules, made by the image's own semodule, as policy.sts.off and, with
+# the capability, policy.sts.cap), Apache with a document root
 # and the apache suite's CGI program (ng-plant.c), every file labeled with
 # the policy's file_contexts (setfiles -r, on the host), as an ext4 image.
 # The debian and apache boots attach it with QEMU's snapshot=on: they never
-# change it.  Built once; built again when this script, tests/debian/ or
-# tests/selinux/polcap.c change.  Prints its build time.
+# change it.  Built once; built again when this script, tests/debian/,
+# tests/selinux/polcap.c or the suite's guest tree change.  Prints its
+# build time.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 out=$BUILD/debian
 img=$out/rootfs.img
+# The second line: what the selinux-testsuite boots need beyond that
+# ($BUILD/selinux-testsuite/guest/packages.txt).
 packages=selinux-policy-default,selinux-utils,policycoreutils,passwd,apache2,curl,openssh-server,openssh-client
+packages=$packages,perl,liburing2,checkpolicy,attr,procps,quota,e2fsprogs,btrfs-progs,xfsprogs,dosfstools,jfsutils,udev
 polcap_bit=31
-key=$( { cat "$0" "$ROOT"/tests/debian/* "$ROOT/tests/selinux/polcap.c"; echo "$packages"; } |
+sts=$BUILD/selinux-testsuite
+sts_key=none
+if [ -f "$sts/ready" ]; then
+	sts_key=$(cat "$sts/key")
+fi
+key=$( { cat "$0" "$ROOT"/tests/debian/* "$ROOT/tests/selinux/polcap.c"; echo "$packages $sts_key"; } |
 	sha256sum | cut -c1-16)
 # What mmdebstrap makes depends on the packages and the apt sources only:
 # its tarball is kept, and reused when only the rest changes.
@@ -144,6 +157,40 @@ gcc -O2 -Wall -Wextra -Werror -o "$work/polcap" "$ROOT/tests/selinux/polcap.c" \
 "$work/polcap" "$policy" "$root/usr/local/lib/ng/policy.cap" "+$polcap_bit"
 [ "$("$work/polcap" "$root/usr/local/lib/ng/policy.cap" | grep -cx "$polcap_bit")" = 1 ] ||
 	die "policy.cap lacks capability $polcap_bit"
+
+# The SELinux project's regression suite: its tree, and Debian's policy
+# with its modules as the suite installs them (semodule -i: the image's
+# own semodule and module store, in a chroot, with expand-check = 0 as
+# Debian's semanage.conf has it), without and with the capability.  The
+# store is put back as it was: the debian boots see Debian's policy only.
+if [ -f "$sts/ready" ]; then
+	grep -v '^#' "$sts/guest/packages.txt" | cut -f1 | while read -r p; do
+		# shellcheck disable=SC2016 # dpkg-query's format, not the shell's
+		chroot "$root" dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			die "the image lacks $p, which the selinux-testsuite needs (packages= above)"
+	done
+	cp -R "$sts/guest" "$root/usr/local/lib/ng/selinux-testsuite"
+	cp -a "$root/var/lib/selinux" "$work/store"
+	cp -a "$root/etc/selinux" "$work/etc-selinux"
+	mods=()
+	for f in "$sts"/guest/policy/*.pp "$sts"/guest/policy/*.cil; do
+		mods+=(-i "/usr/local/lib/ng/selinux-testsuite/policy/$(basename "$f")")
+	done
+	t0=$SECONDS
+	chroot "$root" /usr/sbin/semodule -n "${mods[@]}" > "$work/semodule.log" 2>&1 ||
+		{ tail -n 20 "$work/semodule.log" >&2; die "semodule -i of the selinux-testsuite modules failed"; }
+	sts_policy=$(find "$root/etc/selinux/default/policy" -maxdepth 1 -name 'policy.[0-9]*' | sort -V | tail -n1)
+	cp "$sts_policy" "$root/usr/local/lib/ng/policy.sts.off"
+	"$work/polcap" "$sts_policy" "$root/usr/local/lib/ng/policy.sts.cap" "+$polcap_bit"
+	rm -rf "$root/var/lib/selinux" "$root/etc/selinux"
+	mv "$work/store" "$root/var/lib/selinux"
+	mv "$work/etc-selinux" "$root/etc/selinux"
+	cmp -s "$root/usr/local/lib/ng/policy.off" "$(find "$root/etc/selinux/default/policy" -maxdepth 1 -name 'policy.[0-9]*' | sort -V | tail -n1)" ||
+		die "the image's policy changed while the selinux-testsuite's was built"
+	msg "selinux-testsuite: policy.sts.off, policy.sts.cap ($((SECONDS - t0)) s)"
+else
+	msg "no selinux-testsuite in the image: $(cat "$sts/skipped" 2>/dev/null || echo "$sts/ready missing (run tests/scripts/selinux-testsuite.sh)")"
+fi
 
 fc=$root/etc/selinux/default/contexts/files/file_contexts
 setfiles -r "$root" -c "$policy" "$fc" "$root" > "$work/setfiles.log" 2>&1 ||

@@ -13,10 +13,16 @@
 # link into Debian's policy (secilc over the module store, as semodule
 # would with expand-check = 0); leaves $BUILD/selinux-testsuite/guest/:
 # the programs and perl scripts, runtests.pl, the modules, run.sh (the
-# guest's commands: semodule -i, runtests.pl, semodule -r) and
-# packages.txt (the guest's Debian packages).  Tables: areas.tsv,
-# policy.tsv; logs in logs/.  Marker files: ready when all built, skipped
-# (with the reason) when there is no suite.  Prints its time.
+# guest's commands by hand: semodule -i, runtests.pl, semodule -r), tap.sh
+# (what the selinux-testsuite boots run, the policy already loaded: each
+# area's TAP kept apart) and packages.txt (the guest's Debian packages).
+# The project's own area, filename_trans_bind (tests/selinux-testsuite/:
+# the test, its policy module and the patch that gates both on the
+# capability, as the suite gates nlmsg and memfd), is added to the copy.
+# Tables: areas.tsv, policy.tsv; logs in logs/.  Marker files: ready when
+# all built, skipped (with the reason) when there is no suite.  Built
+# again only when the suite, this script or tests/selinux-testsuite/
+# change (key).  Prints its time.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -37,20 +43,30 @@ guest_polvers=${GUEST_POLICYVERS:-33}
 # types the guest's kernel has.
 default_areas="file link rename relabel mkdir open readlink stat setattr mmap overlay \
 io_uring fs_filesystem filesystem entrypoint execute_no_trans inherit rxdir dyntrans bounds \
-nnp_nosuid capable_file mac_admin atsecure sigkill task_create"
+nnp_nosuid capable_file mac_admin atsecure sigkill task_create filename_trans_bind"
 read -r -a areas <<< "${SELINUX_TESTSUITE_AREAS:-$default_areas}"
 fs_types="ext4 xfs jfs vfat btrfs"
 store=/var/lib/selinux/default/active/modules
 pp2cil=/usr/libexec/selinux/hll/pp
 
 start=$SECONDS
-rm -f "$out/ready" "$out/skipped"
 if [ ! -f "$suite/policy/Makefile" ] || [ ! -f "$suite/tests/Makefile" ]; then
+	rm -f "$out/ready" "$out/skipped"
 	mkdir -p "$out"
 	echo "no selinux-testsuite at $suite (set SELINUX_TESTSUITE)" > "$out/skipped"
 	msg "selinux-testsuite skipped: no suite at $suite (set SELINUX_TESTSUITE); marker $out/skipped"
 	exit 0
 fi
+ours=$ROOT/tests/selinux-testsuite
+key=$( { cat "$0"; echo "${areas[*]} $guest_krel $guest_polvers";
+	(cd "$suite" && find . -type f -print0 | sort -z | xargs -0 sha256sum);
+	(cd "$ours" && find . -type f ! -name '*.md' -print0 | sort -z | xargs -0 sha256sum); } |
+	sha256sum | cut -c1-16)
+if [ -f "$out/ready" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+	msg "selinux-testsuite up to date: $guest"
+	exit 0
+fi
+rm -f "$out/ready" "$out/skipped" "$out/key"
 
 "$ROOT/tests/scripts/deps.sh" selinux-policy-dev libselinux1-dev liburing-dev xfslibs-dev \
 	policycoreutils secilc bzip2 m4
@@ -69,6 +85,12 @@ while IFS= read -r -d '' f; do
 	fi
 done < <(find "$src/tests" -type f -size 1c -print0)
 [ -L "$src/tests/filesystem/ext4" ] || die "$src/tests/filesystem/ext4 is not a symbolic link"
+# The project's area and policy module, and the suite's Makefiles taught
+# to build and run them where the loaded policy has the capability.
+cp -R "$ours/tests/." "$src/tests/"
+cp "$ours"/policy/*.te "$src/policy/"
+patch -s -p1 -d "$src" < "$ours/0001-tests-add-filename_trans_bind.patch" ||
+	die "$ours/0001-tests-add-filename_trans_bind.patch does not apply to $suite"
 
 # What the Makefiles would ask the running system, answered for the guest:
 # a selinuxfs of the guest's (policy version, the kernel SID's level: MCS,
@@ -85,6 +107,9 @@ done
 for cap in always_check_network genfs_seclabel_symlinks ioctl_skip_cloexec userspace_initial_context; do
 	echo 0 > "$fake/policy_capabilities/$cap"
 done
+# The guest that runs filename_trans_bind has the capability (its policy
+# is Debian's with the bit set); the module's rules load without it too.
+echo 1 > "$fake/policy_capabilities/filename_trans_bind"
 cat > "$work/bin/uname" <<EOF
 #!/bin/sh
 [ "\$*" = -r ] && { echo $guest_krel; exit 0; }
@@ -318,10 +343,78 @@ EOF2
 } > "$guest/run.sh"
 chmod 755 "$guest/run.sh"
 
+# What the selinux-testsuite boots run (tests/guest/suites/
+# selinux-testsuite), the test policy loaded and enforcing already.
+# areas.txt lists what may run, one line each: the areas, filesystem and
+# fs_filesystem once per file system type (filesystem/ext4 ...).  tap.sh
+# runs each as runtests.pl does (its test script, from tests/, as root):
+# its TAP in OUT/NAME.tap, its exit status in OUT/NAME.rc and its time in
+# OUT/NAME.secs (filesystem/ext4 as filesystem.ext4), the order in
+# OUT/areas; what it does not run, with why, in OUT/skipped ("NAME:
+# reason"): a type of file system without a loop device, the kernel or
+# mkfs, and filename_trans_bind where the loaded policy lacks the
+# capability (as the suite's tests/Makefile decides).
+for a in "${areas[@]}"; do
+	case "$a" in
+	filesystem|fs_filesystem) for fs in $fs_types; do echo "$a/$fs"; done ;;
+	*) echo "$a" ;;
+	esac
+done > "$guest/areas.txt"
+cat > "$guest/tap.sh" <<'EOF2'
+#!/bin/bash
+# Made by tests/scripts/selinux-testsuite.sh: run the areas of areas.txt
+# one at a time with the loaded policy (run.sh is the suite's own way).
+#   tap.sh OUT
+set -uo pipefail
+cd "$(dirname "$0")"
+out=${1:?usage: tap.sh OUT}
+mkdir -p "$out"
+: > "$out/areas"
+: > "$out/skipped"
+[ "$(id -u)" = 0 ] || { echo "tap.sh: run as root" >&2; exit 1; }
+[ "$(getenforce)" = Enforcing ] || { echo "tap.sh: SELinux is not enforcing" >&2; exit 1; }
+# STS_AREAS (space-separated): these only, to look at one area by hand.
+list=${STS_AREAS:-$(cat areas.txt)}
+cd tests
+chcon -R -t test_file_t .
+for s in $list; do
+	case "$s" in
+	filesystem/*|fs_filesystem/*)
+		fs=${s#*/}
+		if ! losetup -f > /dev/null 2>&1; then
+			echo "$s: no loop device (CONFIG_BLK_DEV_LOOP)" >> "$out/skipped"
+			continue
+		fi
+		if ! grep -qw "$fs" /proc/filesystems || ! command -v "mkfs.$fs" > /dev/null; then
+			echo "$s: no $fs in /proc/filesystems or no mkfs.$fs" >> "$out/skipped"
+			continue
+		fi
+		;;
+	filename_trans_bind)
+		if ! grep -q 1 /sys/fs/selinux/policy_capabilities/filename_trans_bind 2>/dev/null; then
+			echo "$s: the loaded policy does not have the filename_trans_bind capability" >> "$out/skipped"
+			continue
+		fi
+		;;
+	esac
+	f=$out/$(echo "$s" | tr / .)
+	echo "$s" >> "$out/areas"
+	echo "tap.sh: $s" >&2
+	# Through a pipe, as Test::Harness reads a test (the test domains
+	# may write to an unconfined_t pipe, not to a file of this one).
+	t0=$SECONDS
+	perl "$s/test" < /dev/null 2>&1 | cat > "$f.tap"
+	echo "${PIPESTATUS[0]}" > "$f.rc"
+	echo $((SECONDS - t0)) > "$f.secs"
+done
+EOF2
+chmod 755 "$guest/tap.sh"
+
 msg "areas ($out/areas.tsv):"
 awk -F '\t' '{printf "  %-18s %-8s %s\n", $1, $2, $3}' "$out/areas.tsv" >&2
 msg "policy ($out/policy.tsv): $(grep -c 'in test_policy.pp$' "$out/policy.tsv") .te files in test_policy.pp; the others:"
 awk -F '\t' 'NR > 1 && $3 != "in test_policy.pp" {printf "  %-30s %-7s %s\n", $1, $2, $3}' "$out/policy.tsv" >&2
 [ ${#failed[@]} -eq 0 ] || die "areas that did not build: ${failed[*]} (logs in $logs)"
+echo "$key" > "$out/key"
 touch "$out/ready"
 msg "selinux-testsuite ready: $guest ($(du -sh "$guest" | cut -f1)); on the guest: run.sh; packages: packages.txt; $((SECONDS - start)) s"
