@@ -122,13 +122,17 @@ table empty fail "$tmp/r4.txt"
 printf '%s\n' 'core-nolsm 180 0 3 fail 22' > "$tmp/r5.txt"
 table failed-boot-without-failed-test fail "$tmp/r5.txt"
 
-# The upstream comparison (H4, H5).
-upstream() {
-	local name=$1 want=$2 got=fail
-	shift 2
-	if "$S/upstream-report.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
-	report "upstream: $name" "$want" "$got"
+# compare LABEL SCRIPT NAME EXPECTED LOG...: a comparison of boots
+# (SCRIPT, one of tests/scripts/*-report.sh) judged on LOG....
+compare() {
+	local label=$1 script=$2 name=$3 want=$4 got=fail
+	shift 4
+	if "$S/$script" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	report "$label: $name" "$want" "$got"
 }
+
+# The upstream comparison (H4, H5).
+upstream() { compare upstream upstream-report.sh "$@"; }
 up_p=$T/upstream-pristine.log
 up_t=$T/upstream-patched.log
 upstream same pass "$up_p" "$up_t"
@@ -150,12 +154,7 @@ sed '/^@@ guest done/d' "$up_t" > "$tmp/up-noend.log"
 upstream patched-no-end fail "$up_p" "$tmp/up-noend.log"
 
 # The selinux-testsuite comparison: three kernels, subtest by subtest.
-sts() {
-	local name=$1 want=$2 got=fail
-	shift 2
-	if "$S/sts-report.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
-	report "selinux-testsuite: $name" "$want" "$got"
-}
+sts() { compare selinux-testsuite sts-report.sh "$@"; }
 sts_off=$T/sts-off.log
 # The capability boot runs filename_trans_bind, which the others skip.
 sed -e 's/^ok 8 filename_trans_bind # SKIP.*$/    1..1\n    ok 1\nok 8 filename_trans_bind/' "$sts_off" > "$tmp/sts-on.log"

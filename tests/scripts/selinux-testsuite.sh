@@ -68,7 +68,7 @@ if [ -f "$out/ready" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 fi
 rm -f "$out/ready" "$out/skipped" "$out/key"
 
-"$ROOT/tests/scripts/deps.sh" selinux-policy-dev libselinux1-dev liburing-dev xfslibs-dev \
+"$ROOT/tests/scripts/deps.sh" selinux-policy-dev libselinux1-dev liburing-dev xfslibs-dev patch \
 	policycoreutils secilc bzip2 m4
 [ -f /usr/share/selinux/devel/Makefile ] || die "no /usr/share/selinux/devel (selinux-policy-dev)"
 
