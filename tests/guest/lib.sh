@@ -122,3 +122,44 @@ ktap_skip() {
 	ktap_n=$((ktap_n + 1))
 	echo "ok $ktap_n $1 # SKIP $2"
 }
+
+# The Debian image (tests/scripts/debian-image.sh) on /dev/vdd, for the
+# debian and selinux-testsuite suites.
+# debian_mount ROOT: the image on ROOT, proven ext4, with /proc, /sys,
+# /dev (devtmpfs) and selinuxfs in it.
+debian_mount() {
+	mkdir -p "$1"
+	mount -t ext4 /dev/vdd "$1" || return 1
+	fs_check "$1" ext4 || return 1
+	mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" &&
+		mount -t devtmpfs devtmpfs "$1/dev" &&
+		mount -t selinuxfs selinuxfs "$1/sys/fs/selinux"
+}
+
+# selinux_load FILE CAP: the binary policy FILE in one write; its
+# filename_trans_bind reads CAP (on the pristine kernel, test.kernel=
+# pristine, the capability must not exist).
+selinux_load() {
+	dd if="$1" of=/sys/fs/selinux/load bs=16777216 2>/dev/null || return 1
+	_f=/sys/fs/selinux/policy_capabilities/filename_trans_bind
+	if grep -qw test.kernel=pristine /proc/cmdline; then
+		echo "# policy $1 loaded; the kernel has no filename_trans_bind"
+		[ ! -e $_f ]
+	else
+		echo "# policy $1 loaded, filename_trans_bind=$(cat $_f)"
+		[ "$(cat $_f)" = "$2" ]
+	fi
+}
+
+selinux_enforce() {
+	echo 1 > /sys/fs/selinux/enforce && [ "$(cat /sys/fs/selinux/enforce)" = 1 ]
+}
+
+# debian_label_dev ROOT: devtmpfs made its nodes before any policy: label
+# them as Debian's boot does (restorecon, which runs in setfiles_t).
+debian_label_dev() {
+	chroot "$1" /sbin/restorecon -R /dev > /tmp/restorecon.log 2>&1
+	_c=$(selinux_label "$1/dev/null" | cut -d' ' -f2)
+	echo "# /dev/null: $_c"
+	[ "$(echo "$_c" | cut -d: -f3)" = null_device_t ]
+}

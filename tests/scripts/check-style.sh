@@ -72,11 +72,13 @@ else
 fi
 
 cd "$ROOT"
-scripts=(tests/scripts/*.sh .ci/run tests/guest/init tests/guest/lib.sh tests/guest/suites/*)
-for f in tests/scripts/*.sh .ci/run; do
+scripts=(tests/scripts/*.sh .ci/run tests/selinux-testsuite/tap.sh tests/guest/init tests/guest/lib.sh
+	tests/guest/suites/* tests/debian/init tests/debian/progs.sh)
+for f in tests/scripts/*.sh .ci/run tests/selinux-testsuite/tap.sh; do
 	if shellcheck -x -s bash "$f"; then count OK; else count FAIL; fi
 done
-for f in tests/guest/init tests/guest/lib.sh tests/guest/suites/* tests/guest/*.sh; do
+for f in tests/guest/init tests/guest/lib.sh tests/guest/suites/* tests/guest/*.sh tests/debian/init \
+	tests/debian/progs.sh; do
 	[ -f "$f" ] || continue
 	if shellcheck -s sh -e SC1091 "$f"; then count OK; else count FAIL; fi
 done
