@@ -2,7 +2,7 @@
 # The Makefile is the table of contents; the work is in tests/scripts/.
 
 S := tests/scripts
-SUITES := $(shell awk '!/^[#]/ && NF { print $$2 }' tests/suites.conf | sort -u)
+SUITES := $(shell tests/scripts/suites.sh suites)
 
 .PHONY: all deps tree export kernel pristine policies initramfs debian-image selinux-testsuite check checkpatch check-style check-build \
 	check-bisect check-debug check-mutants check-tooling check-selinux-testsuite-all bench demo clean distclean help \

@@ -37,7 +37,7 @@ export EXTRA_APPEND="debugcheck=1 FUZZ_INPUTS=${FUZZ_INPUTS:-5000} SELINUX_RACES
 # pristine kernel (and whose pristine boots have no kmemleak to scan).
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	mapfile -t suites < <(awk '!/^#/ && NF && $2 != "demo" && $2 != "upstream" { print $2 }' \
-		"$ROOT/tests/suites.conf" | awk '!seen[$0]++')
+	list=$("$ROOT/tests/scripts/suites.sh" suites) || die "tests/suites.conf is not well formed"
+	mapfile -t suites < <(printf '%s\n' "$list" | grep -vx -e demo -e upstream)
 fi
 exec "$ROOT/tests/scripts/check.sh" --no-checkpatch "${suites[@]}"

@@ -100,7 +100,7 @@ for name in "${names[@]}"; do
 			grep -v '# SKIP' | sed -E 's/^[[:space:]]*not ok [0-9]+ ([^#]*).*/\1/; s/[[:space:]]+$//' |
 			awk '!seen[$0]++' | head -n 3 | paste -sd ';' | sed 's/;/; /g')
 		if [ -z "$caught_by" ]; then
-			caught_by=$(awk '$5 != "pass" { print $1 " (" $5 ")" }' "$log/results.txt" | paste -sd ',' | sed 's/,/, /g')
+			caught_by=$(awk '!/^#/ && $5 != "pass" { print $1 " (" $5 ")" }' "$log/results.txt" | paste -sd ',' | sed 's/,/, /g')
 		fi
 	fi
 	restore

@@ -121,6 +121,46 @@ table no-checkpatch-row fail --require style --require checkpatch "$tmp/r3.txt"
 table empty fail "$tmp/r4.txt"
 printf '%s\n' 'core-nolsm 180 0 3 fail 22' > "$tmp/r5.txt"
 table failed-boot-without-failed-test fail "$tmp/r5.txt"
+# The header check.sh writes is not a row: alone, the table is empty.
+{ echo '# name passed failed skipped verdict seconds'; cat "$tmp/results-good.txt"; } > "$tmp/r6.txt"
+table with-header pass --require style "$tmp/r6.txt"
+echo '# name passed failed skipped verdict seconds' > "$tmp/r7.txt"
+table header-only fail "$tmp/r7.txt"
+
+# tests/suites.conf, read by suites.sh alone: the shipped file is well
+# formed, and each kind of malformed line is refused, not half-read.
+conf_case() {
+	local name=$1 want=$2 line=$3 got=fail
+	shift 3
+	printf '%s\n' '# a comment' 'one  core  capability,bpf  180  skips=4' \
+		'two  core  capability,smack  300  skips=1 qemu.smp=2 x.y=1' \
+		${line:+"$line"} > "$tmp/suites.conf"
+	if SUITES_CONF=$tmp/suites.conf "$S/suites.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	report "suites.conf: $name" "$want" "$got"
+}
+shipped=fail
+"$S/suites.sh" check > "$tmp/out" 2>&1 && shipped=pass
+report "suites.conf: the shipped file" pass "$shipped"
+conf_case well-formed pass 'three selinux capability,selinux 60 kernel=pristine judge=compare disk=debian' check
+conf_case boot-twice fail 'one smack capability,smack 60' check
+conf_case short-line fail 'three selinux capability,selinux' check
+conf_case timeout-not-a-number fail 'three selinux capability,selinux 6o' check
+conf_case skips-not-a-number fail 'three selinux capability,selinux 60 skips=x' check
+conf_case unknown-judge fail 'three selinux capability,selinux 60 judge=same' check
+conf_case unknown-kernel fail 'three selinux capability,selinux 60 kernel=other' check
+conf_case unknown-disk fail 'three selinux capability,selinux 60 disk=ubuntu' check
+conf_case bad-lsm-list fail 'three selinux capability,,selinux 60' check
+conf_case unknown-name fail '' boots core nosuch
+conf_case malformed-read-fails fail 'three' get one suite
+# What a boot's line says, read back: its fields and defaults.
+conf_case read-back pass '' check
+got=$(SUITES_CONF=$tmp/suites.conf "$S/suites.sh" get two smp skips judge kernel disk kargs 2>&1 | paste -sd ' ') || true
+want_fields='2 1 pass patched none x.y=1'
+[ "$got" = "$want_fields" ] && r=pass || r=fail
+report "suites.conf: fields of a boot ($got)" pass "$r"
+got=$(SUITES_CONF=$tmp/suites.conf "$S/suites.sh" boots --longest-first 2>&1 | paste -sd ' ') || true
+[ "$got" = "two one" ] && r=pass || r=fail
+report "suites.conf: more CPUs first ($got)" pass "$r"
 
 # compare LABEL SCRIPT NAME EXPECTED LOG...: a comparison of boots
 # (SCRIPT, one of tests/scripts/*-report.sh) judged on LOG....

@@ -21,13 +21,18 @@ if [ "${1:-}" = --no-checkpatch ]; then
 	do_checkpatch=0
 	shift
 fi
+# tests/suites.conf is read by suites.sh alone, which checks it first.
+suites_sh() { "$ROOT/tests/scripts/suites.sh" "$@"; }
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	mapfile -t suites < <(awk '!/^#/ && NF && $2 != "demo" { print $2 }' "$conf" | awk '!seen[$0]++')
+	list=$(suites_sh suites) || die "$conf is not well formed"
+	mapfile -t suites < <(printf '%s\n' "$list" | grep -vx demo)
 fi
 
 mkdir -p "$logdir"
-: > "$logdir/results.txt"
+# results.txt: a row a boot or job; this header says what the columns are
+# (every reader skips lines that begin with '#').
+echo "# name passed failed skipped verdict seconds" > "$logdir/results.txt"
 
 # First, in seconds: the tests of the judge itself (tests/scripts/
 # check-tooling.sh), on saved and made-up logs; their row is "tooling".
@@ -72,28 +77,21 @@ run_boot() {
 
 # The boots to run, longest first (the time limit stands for the length),
 # those with several CPUs before the others.
-boots=()
-for s in "${suites[@]}"; do
-	awk -v s="$s" '!/^#/ && ($2 == s || $1 == s) { found = 1 } END { exit !found }' "$conf" ||
-		die "no suite or boot '$s' in tests/suites.conf"
-done
-mapfile -t boots < <(awk -v list=" ${suites[*]} " '!/^#/ && NF && (index(list, " " $2 " ") || index(list, " " $1 " ")) {
-		smp = 1
-		for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) { smp = substr($i, 10) + 0 }
-		printf "%d %d %s\n", smp, $4, $1
-	}' "$conf" | sort -k1,1nr -k2,2nr | awk '{ print $3 }')
+list=$(suites_sh boots --longest-first "${suites[@]}") ||
+	die "no such suite or boot, or $conf is not well formed"
+mapfile -t boots <<< "$list"
 # The selinux-testsuite boots need the SELinux project's suite
 # (tests/scripts/selinux-testsuite.sh); without a checkout of it they do
 # not run, and this line says so.
 if [ -f "$BUILD/selinux-testsuite/skipped" ]; then
 	msg "selinux-testsuite: skipped: $(cat "$BUILD/selinux-testsuite/skipped")"
 	mapfile -t boots < <(for b in "${boots[@]}"; do
-		awk -v b="$b" '$1 == b && $2 != "selinux-testsuite" { print b }' "$conf"
+		[ "$(suites_sh get "$b" suite)" = selinux-testsuite ] || echo "$b"
 	done)
 fi
 pristine_boots=()
 for b in "${boots[@]}"; do
-	if awk -v b="$b" '$1 == b && / kernel=pristine/ { f = 1 } END { exit !f }' "$conf"; then
+	if [ "$(suites_sh get "$b" kernel)" = pristine ]; then
 		pristine_boots+=("$b")
 	fi
 done
@@ -141,9 +139,9 @@ side_jobs() {
 }
 for b in "${boots[@]}"; do
 	case " ${pristine_boots[*]} " in *" $b "*) continue ;; esac
-	smp=$(awk -v b="$b" '$1 == b { for (i = 5; i <= NF; i++) if ($i ~ /^qemu\.smp=/) print substr($i, 10) + 0 }' "$conf")
-	[ "${smp:-1}" -ge 2 ] || side_jobs
-	start "${smp:-1}" run_boot "$b"
+	smp=$(suites_sh get "$b" smp)
+	[ "$smp" -ge 2 ] || side_jobs
+	start "$smp" run_boot "$b"
 done
 side_jobs
 # The pristine boots wait for their kernel; if it did not build, they fail.
@@ -172,7 +170,7 @@ msg "boots and style checks: $((SECONDS / 60)) min $((SECONDS % 60)) s on $slots
 pairs=()
 while read -r b _; do
 	case "$b" in *-pristine) continue ;; esac
-	if grep -q "^$b-pristine " "$conf"; then
+	if suites_sh get "$b-pristine" name >/dev/null 2>&1; then
 		pairs+=("$logdir/$b-pristine.log" "$logdir/$b.log")
 		# Both boots of this run finished (a log left by an earlier run
 		# proves nothing), and their results are the same.

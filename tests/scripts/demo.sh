@@ -7,8 +7,8 @@ set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
-mapfile -t boots < <(awk '!/^#/ && ($2 == "demo" || $2 == "apache") { print $1 }' "$conf")
+list=$("$ROOT/tests/scripts/suites.sh" boots demo apache) || die "no demo boots"
+mapfile -t boots <<< "$list"
 for boot in "${boots[@]}"; do
 	LOGDIR=$BUILD/logs/demo "$ROOT/tests/scripts/run-suite.sh" "$boot" >/dev/null 2>&1 || {
 		warn "the demo boot $boot failed; see $BUILD/logs/demo/$boot.log"

@@ -3,6 +3,7 @@
 # <failed> <skipped> <verdict> <seconds>"), in the order of
 # tests/suites.conf, and the line "N passed, N failed":
 #   results-table.sh [--require NAME]... RESULTS
+# Lines that begin with '#' (the header check.sh writes) are not rows.
 # Each --require NAME that has no row in RESULTS gets "NAME 0 1 0 fail 0"
 # appended first: a job that died before writing its row fails, it does
 # not vanish from the table (issue 29, H8).  Exit status 1 if anything
@@ -11,7 +12,7 @@ set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
+order=$("$ROOT/tests/scripts/suites.sh" boots) || die "tests/suites.conf is not well formed"
 required=()
 while [ $# -gt 1 ]; do
 	case "$1" in
@@ -27,15 +28,14 @@ for r in "${required[@]}"; do
 		echo "$r 0 1 0 fail 0" >> "$results"
 	fi
 done
-awk -v conf="$conf" '
+awk -v boots="$order" '
 BEGIN {
 	n = 0
 	order["tooling"] = n++; order["checkpatch"] = n++; order["style"] = n++
-	while ((getline line < conf) > 0) {
-		if (line ~ /^#/ || split(line, w) == 0) continue
-		if (!(w[1] in order)) order[w[1]] = n++
-	}
+	m = split(boots, w, "\n")
+	for (i = 1; i <= m; i++) if (!(w[i] in order)) order[w[i]] = n++
 }
+/^#/ { next }
 {
 	k = $1; sub(/=pristine$/, "", k)
 	key = (k in order ? order[k] : n) * 2 + ($1 ~ /=pristine$/)

@@ -30,36 +30,30 @@ logdir=${LOGDIR:-$BUILD/logs}
 log=$logdir/$boot.log
 conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
 
-line=$(awk -v b="$boot" '$1 == b' "$conf")
-[ -n "$line" ] || die "no boot '$boot' in tests/suites.conf"
-read -r _ suite lsm timeout extra <<< "$line"
+# The boot's line, read by the one reader of the file (suites.sh).
+mapfile -t f < <("$ROOT/tests/scripts/suites.sh" get "$boot" suite lsm timeout smp skips judge kernel disk kargs)
+[ ${#f[@]} -eq 9 ] || die "no boot '$boot' in $conf"
+suite=${f[0]} lsm=${f[1]} timeout=${f[2]} skips=${f[4]} kargs=${f[8]}
 timeout=$(( timeout * ${TIMEOUT_SCALE:-1} ))
-smp=${QEMU_SMP:-}
-kargs=
+smp=${QEMU_SMP:-${f[3]}}
 judge=
-skips=0
+[ "${f[5]}" != compare ] || judge=compare
 pristine=
+if [ "${f[6]}" = pristine ]; then
+	pristine=1
+	kernel=${PRISTINE_KERNEL:-$BUILD/bzImage-pristine-check}
+	# The guest is told (the upstream suite requires the series' files
+	# on the patched kernel only).
+	kargs="${kargs:+$kargs }test.kernel=pristine"
+fi
 extra_drive=()
-for arg in ${extra:-}; do
-	case "$arg" in
-	qemu.smp=*) smp=${smp:-${arg#qemu.smp=}} ;;
-	kernel=pristine)
-		pristine=1
-		kernel=${PRISTINE_KERNEL:-$BUILD/bzImage-pristine-check}
-		# The guest is told (the upstream suite requires the series'
-		# files on the patched kernel only).
-		kargs="$kargs test.kernel=pristine" ;;
-	judge=compare) judge=compare ;;
-	disk=debian)
-		# Debian's userland (debian-image.sh) as /dev/vdd, never
-		# written: QEMU keeps the boot's writes aside.
-		debian=$BUILD/debian/rootfs.img
-		[ -f "$debian" ] || die "$debian missing (run make debian-image)"
-		extra_drive=(-drive "file=$debian,if=virtio,format=raw,snapshot=on") ;;
-	skips=[0-9]*) skips=${arg#skips=} ;;
-	*) kargs="$kargs $arg" ;;
-	esac
-done
+if [ "${f[7]}" = debian ]; then
+	# Debian's userland (debian-image.sh) as /dev/vdd, never written:
+	# QEMU keeps the boot's writes aside.
+	debian=$BUILD/debian/rootfs.img
+	[ -f "$debian" ] || die "$debian missing (run make debian-image)"
+	extra_drive=(-drive "file=$debian,if=virtio,format=raw,snapshot=on")
+fi
 [ -f "$kernel" ] || die "$kernel missing (run make kernel)"
 [ -f "$initrd" ] || die "$initrd missing (run make initramfs)"
 mkdir -p "$logdir"
@@ -87,7 +81,7 @@ if [ -n "$pristine" ]; then
 	# (make check-debug boots the patched debug kernel beside it).
 	extra_append=$(printf '%s\n' "$extra_append" | sed 's/\(^\| \)debugcheck=1\( \|$\)/ /')
 fi
-append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs} $extra_append"
+append="console=ttyS0 panic=-1 lsm=$lsm suite=$suite${kargs:+ $kargs} $extra_append"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg \
