@@ -3,6 +3,9 @@
 
 S := tests/scripts
 SUITES := $(shell tests/scripts/suites.sh suites)
+ifeq ($(SUITES),)
+$(warning tests/suites.conf: no suite read (see the error above); no check-<suite> target)
+endif
 
 .PHONY: all deps tree export kernel pristine policies initramfs debian-image selinux-testsuite check checkpatch check-style check-build \
 	check-bisect check-debug check-mutants check-tooling check-selinux-testsuite-all bench demo clean distclean help \

@@ -129,31 +129,47 @@ table header-only fail "$tmp/r7.txt"
 
 # tests/suites.conf, read by suites.sh alone: the shipped file is well
 # formed, and each kind of malformed line is refused, not half-read.
+# conf_case NAME EXPECTED LINE WHY CMD...: suites.sh CMD on two good lines
+# and LINE; a refusal must say WHY (a pattern of its message).
 conf_case() {
-	local name=$1 want=$2 line=$3 got=fail
-	shift 3
+	local name=$1 want=$2 line=$3 why=$4 got=fail
+	shift 4
 	printf '%s\n' '# a comment' 'one  core  capability,bpf  180  skips=4' \
 		'two  core  capability,smack  300  skips=1 qemu.smp=2 x.y=1' \
 		${line:+"$line"} > "$tmp/suites.conf"
-	if SUITES_CONF=$tmp/suites.conf "$S/suites.sh" "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	if SUITES_CONF=$tmp/suites.conf "$S/suites.sh" "$@" > "$tmp/out" 2>&1; then
+		got=pass
+	elif [ -n "$why" ] && ! grep -q -- "$why" "$tmp/out"; then
+		got="fail for another reason: $(head -n 1 "$tmp/out")"
+	fi
 	report "suites.conf: $name" "$want" "$got"
 }
 shipped=fail
 "$S/suites.sh" check > "$tmp/out" 2>&1 && shipped=pass
 report "suites.conf: the shipped file" pass "$shipped"
-conf_case well-formed pass 'three selinux capability,selinux 60 kernel=pristine judge=compare disk=debian' check
-conf_case boot-twice fail 'one smack capability,smack 60' check
-conf_case short-line fail 'three selinux capability,selinux' check
-conf_case timeout-not-a-number fail 'three selinux capability,selinux 6o' check
-conf_case skips-not-a-number fail 'three selinux capability,selinux 60 skips=x' check
-conf_case unknown-judge fail 'three selinux capability,selinux 60 judge=same' check
-conf_case unknown-kernel fail 'three selinux capability,selinux 60 kernel=other' check
-conf_case unknown-disk fail 'three selinux capability,selinux 60 disk=ubuntu' check
-conf_case bad-lsm-list fail 'three selinux capability,,selinux 60' check
-conf_case unknown-name fail '' boots core nosuch
-conf_case malformed-read-fails fail 'three' get one suite
+printf '%s\n' '# comments only' > "$tmp/suites-empty.conf"
+r=pass
+SUITES_CONF=$tmp/suites-empty.conf "$S/suites.sh" check > "$tmp/out" 2>&1 && r=fail
+report "suites.conf: no boot at all" pass "$r"
+conf_case well-formed pass 'three selinux capability,selinux 60 kernel=pristine judge=compare disk=debian' '' check
+conf_case boot-twice fail 'one smack capability,smack 60' 'again' check
+conf_case short-line fail 'three selinux capability,selinux' 'fewer than 4' check
+conf_case timeout-not-a-number fail 'three selinux capability,selinux 6o' 'time limit' check
+conf_case skips-not-a-number fail 'three selinux capability,selinux 60 skips=x' 'bad skips=x' check
+conf_case unknown-judge fail 'three selinux capability,selinux 60 judge=same' 'unknown judge=same' check
+conf_case unknown-kernel fail 'three selinux capability,selinux 60 kernel=other' 'unknown kernel=other' check
+conf_case unknown-disk fail 'three selinux capability,selinux 60 disk=ubuntu' 'unknown disk=ubuntu' check
+conf_case bad-lsm-list fail 'three selinux capability,,selinux 60' 'lsm list' check
+conf_case boot-name-a-path fail 'a/b selinux capability,selinux 60' 'boot name' check
+conf_case boot-name-of-a-job fail 'style selinux capability,selinux 60' 'row of another job' check
+conf_case no-such-guest-suite fail 'three nosuch capability,selinux 60' 'no suite nosuch' check
+conf_case option-twice fail 'three selinux capability,selinux 60 skips=1 skips=2' 'skips= given twice' check
+conf_case comment-after-fields fail 'three selinux capability,selinux 60 # why' 'a comment after' check
+conf_case unknown-name fail '' 'no suite or boot nosuch' boots core nosuch
+conf_case empty-name fail '' 'no suite or boot name' boots core ""
+conf_case malformed-read-fails fail 'three' 'fewer than 4' get one suite
 # What a boot's line says, read back: its fields and defaults.
-conf_case read-back pass '' check
+conf_case read-back pass '' '' check
 got=$(SUITES_CONF=$tmp/suites.conf "$S/suites.sh" get two smp skips judge kernel disk kargs 2>&1 | paste -sd ' ') || true
 want_fields='2 1 pass patched none x.y=1'
 [ "$got" = "$want_fields" ] && r=pass || r=fail

@@ -22,14 +22,28 @@ if [ "${1:-}" = --no-checkpatch ]; then
 	shift
 fi
 # tests/suites.conf is read by suites.sh alone, which checks it first.
+# The run reads a copy of it, taken now (run-suite.sh and results-table.sh
+# too, through SUITES_CONF): an edit made during a run changes nothing in
+# it, and the copy in the log directory says what was run.
+mkdir -p "$logdir"
+if [ "$conf" != "$logdir/suites.conf" ]; then
+	cp "$conf" "$logdir/suites.conf"
+	conf=$logdir/suites.conf
+fi
+export SUITES_CONF=$conf
 suites_sh() { "$ROOT/tests/scripts/suites.sh" "$@"; }
+rows=$(suites_sh rows) || die "$conf is not well formed"
+declare -A suite_of=() kernel_of=() smp_of=()
+while IFS=$'\t' read -r name suite _ _ smp _ _ kernel _; do
+	suite_of[$name]=$suite
+	kernel_of[$name]=$kernel
+	smp_of[$name]=$smp
+done <<< "$rows"
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	list=$(suites_sh suites) || die "$conf is not well formed"
-	mapfile -t suites < <(printf '%s\n' "$list" | grep -vx demo)
+	mapfile -t suites < <(suites_sh suites | grep -vx demo)
+	[ ${#suites[@]} -gt 0 ] || die "no suite but demo in $conf"
 fi
-
-mkdir -p "$logdir"
 # results.txt: a row a boot or job; this header says what the columns are
 # (every reader skips lines that begin with '#').
 echo "# name passed failed skipped verdict seconds" > "$logdir/results.txt"
@@ -77,21 +91,23 @@ run_boot() {
 
 # The boots to run, longest first (the time limit stands for the length),
 # those with several CPUs before the others.
-list=$(suites_sh boots --longest-first "${suites[@]}") ||
-	die "no such suite or boot, or $conf is not well formed"
+list=$(suites_sh boots --longest-first "${suites[@]}") || die "no such suite or boot"
+[ -n "$list" ] || die "no boot to run"
 mapfile -t boots <<< "$list"
 # The selinux-testsuite boots need the SELinux project's suite
 # (tests/scripts/selinux-testsuite.sh); without a checkout of it they do
 # not run, and this line says so.
 if [ -f "$BUILD/selinux-testsuite/skipped" ]; then
 	msg "selinux-testsuite: skipped: $(cat "$BUILD/selinux-testsuite/skipped")"
-	mapfile -t boots < <(for b in "${boots[@]}"; do
-		[ "$(suites_sh get "$b" suite)" = selinux-testsuite ] || echo "$b"
-	done)
+	kept=()
+	for b in "${boots[@]}"; do
+		[ "${suite_of[$b]}" = selinux-testsuite ] || kept+=("$b")
+	done
+	boots=("${kept[@]}")
 fi
 pristine_boots=()
 for b in "${boots[@]}"; do
-	if [ "$(suites_sh get "$b" kernel)" = pristine ]; then
+	if [ "${kernel_of[$b]}" = pristine ]; then
 		pristine_boots+=("$b")
 	fi
 done
@@ -139,7 +155,7 @@ side_jobs() {
 }
 for b in "${boots[@]}"; do
 	case " ${pristine_boots[*]} " in *" $b "*) continue ;; esac
-	smp=$(suites_sh get "$b" smp)
+	smp=${smp_of[$b]}
 	[ "$smp" -ge 2 ] || side_jobs
 	start "$smp" run_boot "$b"
 done
@@ -170,7 +186,7 @@ msg "boots and style checks: $((SECONDS / 60)) min $((SECONDS % 60)) s on $slots
 pairs=()
 while read -r b _; do
 	case "$b" in *-pristine) continue ;; esac
-	if suites_sh get "$b-pristine" name >/dev/null 2>&1; then
+	if [ -n "${suite_of[$b-pristine]:-}" ]; then
 		pairs+=("$logdir/$b-pristine.log" "$logdir/$b.log")
 		# Both boots of this run finished (a log left by an earlier run
 		# proves nothing), and their results are the same.

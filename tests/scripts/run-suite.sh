@@ -31,15 +31,18 @@ log=$logdir/$boot.log
 conf=${SUITES_CONF:-$ROOT/tests/suites.conf}
 
 # The boot's line, read by the one reader of the file (suites.sh).
-mapfile -t f < <("$ROOT/tests/scripts/suites.sh" get "$boot" suite lsm timeout smp skips judge kernel disk kargs)
-[ ${#f[@]} -eq 9 ] || die "no boot '$boot' in $conf"
-suite=${f[0]} lsm=${f[1]} timeout=${f[2]} skips=${f[4]} kargs=${f[8]}
+# (kargs first: it may be empty, and $(...) drops the empty last line.)
+fields=$("$ROOT/tests/scripts/suites.sh" get "$boot" kargs suite lsm timeout smp skips judge kernel disk) ||
+	die "cannot read boot '$boot' from $conf"
+mapfile -t f <<< "$fields"
+[ ${#f[@]} -eq 9 ] || die "boot '$boot' of $conf read as ${#f[@]} fields, not 9"
+kargs=${f[0]} suite=${f[1]} lsm=${f[2]} timeout=${f[3]} skips=${f[5]}
 timeout=$(( timeout * ${TIMEOUT_SCALE:-1} ))
-smp=${QEMU_SMP:-${f[3]}}
+smp=${QEMU_SMP:-${f[4]}}
 judge=
-[ "${f[5]}" != compare ] || judge=compare
+[ "${f[6]}" != compare ] || judge=compare
 pristine=
-if [ "${f[6]}" = pristine ]; then
+if [ "${f[7]}" = pristine ]; then
 	pristine=1
 	kernel=${PRISTINE_KERNEL:-$BUILD/bzImage-pristine-check}
 	# The guest is told (the upstream suite requires the series' files
@@ -47,7 +50,7 @@ if [ "${f[6]}" = pristine ]; then
 	kargs="${kargs:+$kargs }test.kernel=pristine"
 fi
 extra_drive=()
-if [ "${f[7]}" = debian ]; then
+if [ "${f[8]}" = debian ]; then
 	# Debian's userland (debian-image.sh) as /dev/vdd, never written:
 	# QEMU keeps the boot's writes aside.
 	debian=$BUILD/debian/rootfs.img
