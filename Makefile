@@ -8,7 +8,7 @@ $(warning tests/suites.conf: no suite read (see the error above); no check-<suit
 endif
 
 .PHONY: all deps tree export kernel pristine policies initramfs debian-image selinux-testsuite check checkpatch check-style check-build \
-	check-bisect check-debug check-mutants check-tooling check-selinux-testsuite-all bench demo clean distclean help \
+	check-bisect check-debug check-mutants check-tooling baseline check-selinux-testsuite-all bench demo clean distclean help \
 	$(addprefix check-,$(SUITES))
 
 all: check
@@ -81,6 +81,13 @@ check-tooling:
 ## check: everything, every suite; closing line "N passed, N failed"
 check: kernel initramfs debian-image
 	@$(S)/check.sh
+
+## baseline: record the pristine kernel's boots of the last live make check
+## (build/logs) in tests/baseline/ with the key of their inputs; make check
+## reads them instead of building and booting the pristine kernel while
+## the key is unchanged (tests/scripts/baseline.sh)
+baseline:
+	@$(S)/baseline.sh save
 
 ## check-<suite>: one suite (see tests/suites.conf)
 $(addprefix check-,$(SUITES)): check-%: kernel initramfs

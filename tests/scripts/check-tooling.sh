@@ -230,6 +230,60 @@ sts area-only-on-pristine fail "$tmp/sts-on.log" "$sts_off" "$sts_off"
 sed '0,/^    ok 4$/{/^    ok 4$/d}' "$sts_off" > "$tmp/sts-missing.log"
 sts subtest-missing fail "$sts_off" "$sts_off" "$tmp/sts-missing.log"
 
+# The pristine kernel's recorded baseline (baseline.sh; issue 29, item 5),
+# in a directory of its own: a run's log is recorded only with the key it
+# ran under and a passed comparison, read back only under the same key,
+# and its row counts in no total.
+bl() {
+	local name=$1 want=$2 why=$3 got=fail
+	shift 3
+	if BASELINE_DIR=$tmp/base "$@" > "$tmp/out" 2>&1; then got=pass; fi
+	if [ "$got" = fail ] && [ -n "$why" ] && ! grep -Eq -- "$why" "$tmp/out"; then
+		got="fail for another reason"
+	fi
+	report "baseline: $name" "$want" "$got"
+}
+bb=upstream-smack-pristine
+# run DIR [COMPARISON-VERDICT]: a live run of $bb as check.sh leaves it.
+bl_run() {
+	mkdir -p "$1"
+	cp "$ROOT/tests/suites.conf" "$1/suites.conf"
+	printf '%s\n' '# name passed failed skipped verdict seconds' \
+		"$bb 696 19 5 compare 330" "upstream-smack=pristine 1 0 0 ${2:-pass} 0" > "$1/results.txt"
+	cp "$T/upstream-pristine.log" "$1/$bb.log"
+	"$S/baseline.sh" key "$bb" > "$1/$bb.key"
+}
+bl key-names-inputs pass '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key' &&
+	grep -q '^boot: $bb upstream ' '$tmp/key' && grep -q '^files: ' '$tmp/key' &&
+	grep -q '^package: linux-source-6.12=' '$tmp/key'"
+bl key-of-patched-boot fail 'is no boot of the pristine kernel' "$S/baseline.sh" key kunit
+bl_run "$tmp/run-bad" fail
+bl save-comparison-failed fail 'did not pass' "$S/baseline.sh" save "$tmp/run-bad"
+bl_run "$tmp/run-moved"
+sed -i 's/^files: .*/files: 0/' "$tmp/run-moved/$bb.key"
+bl save-inputs-changed fail 'inputs changed since the run' "$S/baseline.sh" save "$tmp/run-moved"
+bl use-nothing-recorded fail 'no recorded baseline' "$S/baseline.sh" use "$bb" "$tmp"
+bl_run "$tmp/run"
+bl save pass '' "$S/baseline.sh" save "$tmp/run"
+mkdir -p "$tmp/use"
+echo '# name passed failed skipped verdict seconds' > "$tmp/use/results.txt"
+bl use-same-log pass '' sh -c "'$S/baseline.sh' use $bb '$tmp/use' &&
+	cmp '$tmp/use/$bb.log' '$T/upstream-pristine.log' &&
+	grep -qx '$bb 696 19 5 compare 0' '$tmp/use/results.txt' &&
+	grep -qx '# baseline: $bb' '$tmp/use/results.txt'"
+# Its row is shown but not counted: the totals are the other rows'.
+{ cat "$tmp/use/results.txt"; echo 'core-nolsm 180 0 4 pass 22'; echo 'upstream-smack=pristine 1 0 0 pass 0'; } > "$tmp/r8.txt"
+bl table-leaves-out-recorded pass '' sh -c "'$S/results-table.sh' '$tmp/r8.txt' > '$tmp/t8' &&
+	grep -qx '181 passed, 0 failed' '$tmp/t8' && grep -q '^$bb .* rec\$' '$tmp/t8'"
+cp -r "$tmp/base" "$tmp/base.good"
+sed -i 's/^package: linux-source-6.12=.*/package: linux-source-6.12=0.0/' "$tmp/base/$bb.key"
+bl use-other-packages fail 'recorded: package: linux-source-6.12=0.0' "$S/baseline.sh" use "$bb" "$tmp/use"
+rm -rf "$tmp/base"
+cp -r "$tmp/base.good" "$tmp/base"
+bl use-other-environment fail 'now: +env: EXTRA_APPEND=x' env EXTRA_APPEND=x "$S/baseline.sh" use "$bb" "$tmp/use"
+printf 'not xz' > "$tmp/base/$bb.log.xz"
+bl use-corrupt-log fail 'does not decompress' "$S/baseline.sh" use "$bb" "$tmp/use"
+
 echo "$passed passed, $failed failed"
 if [ -n "$results" ]; then
 	printf 'tooling %d %d 0 %s 0\n' "$passed" "$failed" \

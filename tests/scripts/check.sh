@@ -7,9 +7,11 @@
 # The boots run side by side, as many at once as there are CPUs
 # (CHECK_JOBS): each QEMU guest under TCG keeps one CPU busy, and a boot
 # with qemu.smp=N takes N of them, so the stress boots run without other
-# boots (a pristine build at nice 10 may run beside them).  When a
-# boot needs the pristine kernel (kernel=pristine), it is built
-# (tests/scripts/pristine.sh) at low priority beside the other boots.
+# boots (a pristine build at nice 10 may run beside them).  The boots of
+# the pristine kernel (kernel=pristine) are read from tests/baseline/ when
+# it holds them for this run's inputs (tests/scripts/baseline.sh); else
+# the pristine kernel is built (tests/scripts/pristine.sh) at low priority
+# beside the other boots, and they are booted.
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -105,11 +107,22 @@ if [ -f "$BUILD/selinux-testsuite/skipped" ]; then
 	done
 	boots=("${kept[@]}")
 fi
+# The boots of the pristine kernel come from the recorded baseline
+# (tests/scripts/baseline.sh, tests/baseline/) when every input of the key
+# is what it was when they were recorded; else they are booted live, and
+# their key is kept beside their log (make baseline records them from
+# there).  PRISTINE=live, or a PRISTINE_KERNEL of one's own, boots them.
 pristine_boots=()
 for b in "${boots[@]}"; do
-	if [ "${kernel_of[$b]}" = pristine ]; then
-		pristine_boots+=("$b")
+	[ "${kernel_of[$b]}" = pristine ] || continue
+	rm -f "$logdir/$b.key"
+	if [ "${PRISTINE:-}" != live ] && [ -z "${PRISTINE_KERNEL:-}" ] &&
+		"$ROOT/tests/scripts/baseline.sh" use "$b" "$logdir"; then
+		msg "$b: from the recorded baseline (tests/baseline/$b.key)"
+		continue
 	fi
+	"$ROOT/tests/scripts/baseline.sh" key "$b" > "$logdir/$b.key" || rm -f "$logdir/$b.key"
+	pristine_boots+=("$b")
 done
 
 # The pristine kernel builds from the start, with every CPU but at nice

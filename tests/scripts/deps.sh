@@ -2,10 +2,16 @@
 # Install the Debian packages the project needs: apt-get update once, then
 # install only what is missing.  Quiet when everything is there.
 #   deps.sh [EXTRA_PACKAGE...]
+#   deps.sh --list      (the packages, one a line; installs nothing)
 set -euo pipefail
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 packages=(
 	linux-source-6.12 gcc libc6-dev make bc flex bison libelf-dev libssl-dev
 	cpio xz-utils perl git qemu-system-x86 busybox-static libsepol-dev
@@ -14,6 +20,10 @@ packages=(
 	clang llvm libbpf-dev bpftool dwarves zlib1g-dev libzstd-dev
 	"$@"
 )
+if [ -n "$list" ]; then
+	printf '%s\n' "${packages[@]}"
+	exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,11 @@
 # <failed> <skipped> <verdict> <seconds>"), in the order of
 # tests/suites.conf, and the line "N passed, N failed":
 #   results-table.sh [--require NAME]... RESULTS
-# Lines that begin with '#' (the header check.sh writes) are not rows.
+# Lines that begin with '#' (the header check.sh writes) are not rows;
+# those that begin with '# note: ' are printed below the table, and a boot
+# named by a line '# baseline: BOOT' (check.sh, tests/scripts/baseline.sh)
+# did not run: its row is the recorded one, shown with "rec" for its time
+# and left out of the totals (its comparison row counts).
 # Each --require NAME that has no row in RESULTS gets "NAME 0 1 0 fail 0"
 # appended first: a job that died before writing its row fails, it does
 # not vanish from the table (issue 29, H8).  Exit status 1 if anything
@@ -40,9 +44,18 @@ BEGIN {
 	k = $1; sub(/=pristine$/, "", k)
 	key = (k in order ? order[k] : n) * 2 + ($1 ~ /=pristine$/)
 	printf "%06d %s\n", key, $0
-}' "$results" | sort -s -k1,1n | cut -d' ' -f2- | awk '
-BEGIN { printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time" }
+}' "$results" | sort -s -k1,1n | cut -d' ' -f2- | awk -v notes="$(sed -n 's/^# note: //p' "$results")" \
+	-v recorded="$(sed -n 's/^# baseline: //p' "$results")" '
+BEGIN {
+	printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time"
+	m = split(recorded, w, "\n")
+	for (i = 1; i <= m; i++) rec[w[i]] = 1
+}
 {
+	if ($1 in rec) {
+		printf "%-26s %7d %7d %7d %7s %6s\n", $1, $2, $3, $4, $5, "rec"
+		next
+	}
 	printf "%-26s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
 	# Judged by the comparison line of its pair (B=pristine), not by its
 	# own results.
@@ -52,6 +65,7 @@ BEGIN { printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed"
 	if ($5 != "pass" && $3 == 0) f++
 }
 END {
+	if (notes != "") printf "\n%s\n", notes
 	print ""
 	printf "%d passed, %d failed\n", p, f
 	exit (f > 0 || NR == 0)
