@@ -8,6 +8,9 @@
 # against a live one.  When any input differs, check.sh says which and
 # builds and boots the pristine kernel as before.
 #   baseline.sh key BOOT           the key of BOOT, as text (one input a line)
+#   baseline.sh inputs             the inputs every boot has (the key without
+#                                  the boot's line; the image's if there is
+#                                  one): check-mutants.sh's key
 #   baseline.sh use BOOT LOGDIR    if the recorded key of BOOT is the current
 #                                  one: write LOGDIR/BOOT.log, its row in
 #                                  LOGDIR/results.txt, a "# baseline: BOOT"
@@ -41,14 +44,9 @@ env_vars=(EXTRA_APPEND TIMEOUT_SCALE QEMU_MEM QEMU_SMP INITRD VMLINUX KTARBALL
 	KBUILD_KCFLAGS KCONFIG_ALLOW_MISSING GUEST_ONLY SELINUX_TESTSUITE
 	SELINUX_TESTSUITE_AREAS FUZZ_INPUTS SELINUX_RACES)
 
-# key BOOT: the key text.
-key() {
-	local b=$1 row disk files untracked pkgs v list
-	row=$(suites_sh rows | awk -F'\t' -v b="$b" '$1 == b') || die "tests/suites.conf is not well formed"
-	[ -n "$row" ] || die "no boot $b"
-	[ "$(suites_sh get "$b" kernel)" = pristine ] || die "$b is no boot of the pristine kernel"
-	disk=$(suites_sh get "$b" disk)
-	echo "boot: $(tr '\t' ' ' <<< "$row" | sed 's/ *$//')"
+# inputs: what every boot depends on (and check-mutants.sh's key).
+inputs() {
+	local files untracked pkgs v
 	files=$(cd "$ROOT" && git ls-files -z -- Makefile patches tests \
 		':!tests/baseline' ':!tests/mutants' ':!tests/tooling' |
 		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-32)
@@ -63,15 +61,29 @@ key() {
 	for v in "${env_vars[@]}"; do
 		[ -z "${!v:-}" ] || echo "env: $v=${!v}"
 	done
-	if [ "$disk" = debian ]; then
-		local img=$BUILD/debian/rootfs.img
-		[ -f "$img" ] || die "no Debian image $img (make debian-image)"
-		echo "image: $(cat "$BUILD/debian/key" 2>/dev/null || echo none)"
-		list=$(debugfs -R 'cat /var/lib/dpkg/status' "$img" 2>/dev/null |
-			awk '/^Package: / { p = $2 } /^Version: / { print p "=" $2 }' | sort)
-		[ -n "$list" ] || die "no package list in $img"
-		echo "image packages: $(wc -l <<< "$list"), $(sha256sum <<< "$list" | cut -c1-32)"
-	fi
+}
+
+# image: the Debian image's key and its installed packages.
+image() {
+	local img=$BUILD/debian/rootfs.img list
+	[ -f "$img" ] || die "no Debian image $img (make debian-image)"
+	echo "image: $(cat "$BUILD/debian/key" 2>/dev/null || echo none)"
+	list=$(debugfs -R 'cat /var/lib/dpkg/status' "$img" 2>/dev/null |
+		awk '/^Package: / { p = $2 } /^Version: / { print p "=" $2 }' | sort)
+	[ -n "$list" ] || die "no package list in $img"
+	echo "image packages: $(wc -l <<< "$list"), $(sha256sum <<< "$list" | cut -c1-32)"
+}
+
+# key BOOT: the key text.
+key() {
+	local b=$1 row disk
+	row=$(suites_sh rows | awk -F'\t' -v b="$b" '$1 == b') || die "tests/suites.conf is not well formed"
+	[ -n "$row" ] || die "no boot $b"
+	[ "$(suites_sh get "$b" kernel)" = pristine ] || die "$b is no boot of the pristine kernel"
+	disk=$(suites_sh get "$b" disk)
+	echo "boot: $(tr '\t' ' ' <<< "$row" | sed 's/ *$//')"
+	inputs
+	[ "$disk" != debian ] || image
 }
 
 # The comparison row that judges BOOT in results.txt (check.sh names them).
@@ -155,7 +167,11 @@ save() {
 
 case "${1:-}" in
 key) key "${2:?usage: baseline.sh key BOOT}" ;;
+inputs)
+	inputs
+	[ ! -f "$BUILD/debian/rootfs.img" ] || image
+	;;
 use) use "${2:?usage: baseline.sh use BOOT LOGDIR}" "${3:?usage: baseline.sh use BOOT LOGDIR}" ;;
 save) save "${2:-}" ;;
-*) die "usage: baseline.sh key BOOT | use BOOT LOGDIR | save [LOGDIR]" ;;
+*) die "usage: baseline.sh key BOOT | inputs | use BOOT LOGDIR | save [LOGDIR]" ;;
 esac

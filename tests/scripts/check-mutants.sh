@@ -8,9 +8,18 @@
 # without mutants at the end.
 #   check-mutants.sh [MUTANT...]      (names without .mutant; default: all)
 # Writes the table (guarantee, mutant, tests that caught it) to stdout,
-# $BUILD/logs-mutants/table.md, and, when every mutant ran, between the
-# markers of docs/reliability.md.  Exit status 0 only if every mutant was
-# caught.
+# $BUILD/logs-mutants/table.md, and, when every mutant has a result,
+# between the markers of docs/reliability.md.  Exit status 0 only if every
+# mutant was caught.
+#
+# Each result is kept in $BUILD/mutants-done/NAME with a key: the kernel
+# tree's commit tree and state, the mutant file, and the inputs every boot
+# has (tests/scripts/baseline.sh inputs: the files git tracks under
+# Makefile, patches/ and tests/, the packages, the environment, the Debian
+# image).  A mutant caught under the current key is not run again (its row
+# says when it was caught), so that a run of all mutants (about 2 h 15 min)
+# may be spread over several sessions of work that changes none of it;
+# MUTANTS_RERUN=1 runs every one again.
 #
 # A mutant file:
 #	# guarantee: what the docs promise (and where)
@@ -22,6 +31,7 @@ set -euo pipefail
 
 mdir=$ROOT/tests/mutants
 out=$BUILD/logs-mutants
+done_dir=$BUILD/mutants-done
 doc=$ROOT/docs/reliability.md
 
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC (run make tree)"
@@ -66,10 +76,18 @@ stale() {
 	return 1
 }
 
+# mkey FILE: the key of a result of the mutant FILE (see above).
+inputs=$("$ROOT/tests/scripts/baseline.sh" inputs) || die "the inputs of the boots cannot be read"
+tree=$(git -C "$KSRC" rev-parse 'HEAD^{tree}')
+mkey() {
+	{ echo "$tree"; echo "$inputs"; cat "$1"; } | sha256sum | cut -c1-32
+}
+
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out" "$done_dir"
 rows=()
 survived=0
+reused=0
 for name in "${names[@]}"; do
 	f=$mdir/$name.mutant
 	[ -f "$f" ] || die "no mutant $f"
@@ -77,6 +95,17 @@ for name in "${names[@]}"; do
 	read -r -a suites <<< "$(field suites "$f")"
 	if [ -z "$guarantee" ] || [ ${#suites[@]} -eq 0 ]; then
 		die "$f: needs '# guarantee:' and '# suites:' lines"
+	fi
+	key=$(mkey "$f")
+	if [ "${MUTANTS_RERUN:-0}" != 1 ] && [ -f "$done_dir/$name" ] &&
+		[ "$(sed -n 's/^key: //p' "$done_dir/$name")" = "$key" ] &&
+		[ "$(sed -n 's/^verdict: //p' "$done_dir/$name")" = caught ]; then
+		caught_by=$(sed -n 's/^caught by: //p' "$done_dir/$name")
+		when=$(sed -n 's/^date: //p' "$done_dir/$name")
+		msg "$name: caught on $when under the same key (not run again) by $caught_by"
+		rows+=("| $guarantee | \`$name\` | $caught_by ($when) |")
+		reused=$((reused + 1))
+		continue
 	fi
 	log=$out/$name
 	mkdir -p "$log"
@@ -104,21 +133,26 @@ for name in "${names[@]}"; do
 		fi
 	fi
 	restore
+	printf 'key: %s\nverdict: %s\ncaught by: %s\ndate: %s\n' "$key" "$verdict" \
+		"$caught_by" "$(date -u +%Y-%m-%d)" > "$done_dir/$name"
 	[ "$verdict" = caught ] || survived=$((survived + 1))
 	msg "$name: $verdict${caught_by:+ by $caught_by}"
 	rows+=("| $guarantee | \`$name\` | ${caught_by:-**$verdict**} |")
 done
 trap - EXIT
 
-msg "rebuilding the kernel without mutants"
-build "$out/build-clean.log" || die "the clean tree does not build (see $out/build-clean.log)"
+if [ "$reused" -lt ${#names[@]} ]; then
+	msg "rebuilding the kernel without mutants"
+	build "$out/build-clean.log" || die "the clean tree does not build (see $out/build-clean.log)"
+fi
 
 {
 	echo "| guarantee | mutant (tests/mutants/) | caught by |"
 	echo "| --- | --- | --- |"
 	printf '%s\n' "${rows[@]}"
 	echo
-	echo "${#names[@]} mutants, $(( ${#names[@]} - survived )) caught, $survived not caught."
+	echo "${#names[@]} mutants, $(( ${#names[@]} - survived )) caught, $survived not caught" \
+		"($reused of them caught by an earlier run under the same key: the date in their row)."
 } > "$out/table.md"
 cat "$out/table.md"
 
