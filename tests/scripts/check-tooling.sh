@@ -280,6 +280,13 @@ sed -i 's/^package: linux-source-6.12=.*/package: linux-source-6.12=0.0/' "$tmp/
 bl use-other-packages fail 'recorded: package: linux-source-6.12=0.0' "$S/baseline.sh" use "$bb" "$tmp/use"
 rm -rf "$tmp/base"
 cp -r "$tmp/base.good" "$tmp/base"
+# A version outside the key: the recording is used, and the difference said.
+sed -i 's/^info package: make=.*/info package: make=0.0/' "$tmp/base/$bb.key"
+: > "$tmp/use/results.txt"
+bl use-info-differs pass '' sh -c "'$S/baseline.sh' use $bb '$tmp/use' &&
+	grep -q '^# note: $bb: versions outside the key differ: recorded package: make=0.0; now package: make=' '$tmp/use/results.txt'"
+rm -rf "$tmp/base"
+cp -r "$tmp/base.good" "$tmp/base"
 bl use-other-environment fail 'now: +env: EXTRA_APPEND=x' env EXTRA_APPEND=x "$S/baseline.sh" use "$bb" "$tmp/use"
 printf 'not xz' > "$tmp/base/$bb.log.xz"
 bl use-corrupt-log fail 'does not decompress' "$S/baseline.sh" use "$bb" "$tmp/use"
