@@ -7,93 +7,108 @@
 # check.sh judge the patched kernel's live boots against it as against a
 # live one.  When a key line differs, check.sh says which and builds and
 # boots the pristine kernel as before; when a comparison fails against a
-# recorded boot, check.sh builds and boots it live and judges again.
+# recording while the patched boots themselves passed, check.sh builds
+# and boots the pristine one live and judges again.
 #   baseline.sh key BOOT           the key of BOOT, as text (one input a line)
 #   baseline.sh inputs             the inputs every boot has (the key without
 #                                  the boot's line; the image's if there is
 #                                  one): check-mutants.sh's key
 #   baseline.sh use BOOT LOGDIR    if the recorded key of BOOT is the current
 #                                  one: write LOGDIR/BOOT.log, its row in
-#                                  LOGDIR/results.txt, a "# baseline: BOOT"
-#                                  line and "# note:" lines;
-#                                  else say which inputs differ (exit 1)
+#                                  LOGDIR/results.txt (with a seventh field
+#                                  "rec") and a "# note:" line; else say
+#                                  which inputs differ (exit 1)
 #   baseline.sh save [LOGDIR]      record the live pristine boots of the run in
 #                                  LOGDIR (default build/logs)
 # The recorded files are BASELINE_DIR/BOOT.key (when, from which commit,
-# the row, the key) and BOOT.log.xz (the boot's whole log);
-# BASELINE_DIR defaults to tests/baseline.
+# the row, the log's hash, the key) and BOOT.log.xz (the boot's whole
+# log); BASELINE_DIR defaults to tests/baseline.
 #
-# The key: the boot's line of tests/suites.conf; the content of every file
-# git tracks under Makefile, patches/ and tests/ (but tests/baseline/,
-# tests/mutants/ and tests/tooling/, which no boot reads: the kernel
-# version, both configurations, every test program and script), and the
-# names of untracked files there (a clean clone has none); the
-# environment variables that change what a boot is given; the versions of
-# the packages that are the pristine boot (linux-source-6.12, the kernel),
-# its userland (busybox-static), its machine (qemu-system-x86) and its
-# compiler (gcc); for the boots of the Debian image, the image's key (its
-# recipe and the SELinux project's suite) and its policy package
-# (selinux-policy-default, which decides every label).
-#
-# Recorded beside the key but not part of it ("info" lines): the versions
-# of the other packages deps.sh installs (not the style checks' tools) and
-# of every package in the Debian image.  Debian's mirror changes them with
-# every point release and security update, and a fresh machine installs
-# whatever it has that day; a key with them would rarely hold anywhere but
-# on the machine that recorded it.  A difference there is printed with the
-# table.  What that leaves: a package update that changes a pristine
-# result and a series that changes the same result back on the patched
-# kernel would pass unseen; an update that changes a result on both kernels
-# fails the comparison, which check.sh then judges again live.  Nor does
-# the key cover the host's speed (a test that times out on a slow host is
-# recorded as it ran, as a live boot would be judged).
+# The key, every line of which must match:
+# - the boot's line of tests/suites.conf;
+# - the trees the kernels and the guest's programs are built from: the
+#   pristine tag's tree in build/linux (the pristine kernel), and the
+#   tree of its HEAD with any change not committed (the upstream
+#   selftests and headers the initramfs takes from it);
+# - the content and mode of every file git tracks under Makefile,
+#   patches/ and tests/ (but tests/baseline/, tests/mutants/ and
+#   tests/tooling/, which no boot reads), and of every untracked file
+#   there that git does not ignore;
+# - the environment variables that change what a boot is given or where
+#   its inputs are;
+# - the version of every package deps.sh installs (but the style checks'
+#   own tools) and of the compiler, binutils and QEMU's firmware;
+# - for the boots of the Debian image: the image's key (its recipe and
+#   the SELinux project's suite) and every package installed in it.
+# What it does not cover: the artifacts themselves (make check rebuilds
+# them from these sources before it boots; a run of check.sh on its own,
+# after a change it was not rebuilt for, should not be recorded), and the
+# host's speed (a test that times out on a slow host is recorded as it
+# ran; a comparison that then fails is judged again live).
 set -euo pipefail
+
+# The variables of the README's table that change a boot, what it boots or
+# where that is built from, as the caller set them (common.sh gives some of
+# them defaults, which are paths of this clone).
+env_vars=(EXTRA_APPEND TIMEOUT_SCALE QEMU_MEM QEMU_SMP KERNEL INITRD VMLINUX
+	PRISTINE_KERNEL KTARBALL KSRC BUILD KBUILD_KCFLAGS KCONFIG_ALLOW_MISSING
+	GUEST_ONLY SELINUX_TESTSUITE SELINUX_TESTSUITE_AREAS FUZZ_INPUTS SELINUX_RACES)
+env_set=()
+for v in "${env_vars[@]}"; do
+	[ -z "${!v:-}" ] || env_set+=("$v=${!v}")
+done
+
 # shellcheck source=tests/scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 bdir=${BASELINE_DIR:-$ROOT/tests/baseline}
 suites_sh() { "$ROOT/tests/scripts/suites.sh" "$@"; }
 
-# The variables of the README's table that change a boot or what it boots.
-env_vars=(EXTRA_APPEND TIMEOUT_SCALE QEMU_MEM QEMU_SMP INITRD VMLINUX KTARBALL
-	KBUILD_KCFLAGS KCONFIG_ALLOW_MISSING GUEST_ONLY SELINUX_TESTSUITE
-	SELINUX_TESTSUITE_AREAS FUZZ_INPUTS SELINUX_RACES)
-
-# The packages in the key; the others of deps.sh are "info" lines.
-key_packages='linux-source-6.12|busybox-static|qemu-system-x86|gcc'
+# hash_files: "mode sha256 name" of each NUL-separated name on stdin, hashed.
+hash_files() {
+	sort -z | while IFS= read -r -d '' f; do
+		if [ -f "$f" ]; then
+			printf '%s %s\n' "$(stat -c %a "$f")" "$(sha256sum < "$f" | cut -c1-64) $f"
+		else
+			printf 'missing %s\n' "$f"
+		fi
+	done | sha256sum | cut -c1-32
+}
 
 # inputs: what every boot depends on (and check-mutants.sh's key).
 inputs() {
-	local files untracked pkgs v
-	files=$(cd "$ROOT" && git ls-files -z -- Makefile patches tests \
-		':!tests/baseline' ':!tests/mutants' ':!tests/tooling' |
-		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-32)
-	echo "files: $files"
-	untracked=$(cd "$ROOT" && git ls-files --others --exclude-standard -- Makefile patches tests |
-		paste -sd ' ')
-	[ -z "$untracked" ] || echo "untracked: $untracked"
-	for v in "${env_vars[@]}"; do
-		[ -z "${!v:-}" ] || echo "env: $v=${!v}"
+	local v pkgs
+	echo "pristine tree: $(git -C "$KSRC" rev-parse "$PRISTINE_TAG^{tree}" 2>/dev/null || echo none)"
+	echo "tree: $(git -C "$KSRC" rev-parse 'HEAD^{tree}' 2>/dev/null || echo none)"
+	if [ -n "$(git -C "$KSRC" status --porcelain 2>/dev/null)" ]; then
+		echo "tree changes: $(git -C "$KSRC" diff HEAD 2>/dev/null | sha256sum | cut -c1-32)" \
+			"$(git -C "$KSRC" ls-files -z --others --exclude-standard 2>/dev/null | (cd "$KSRC" && hash_files))"
+	fi
+	echo "files: $(cd "$ROOT" && git ls-files -z -- Makefile patches tests \
+		':!tests/baseline' ':!tests/mutants' ':!tests/tooling' | hash_files)"
+	if [ -n "$(cd "$ROOT" && git ls-files --others --exclude-standard -- Makefile patches tests)" ]; then
+		echo "untracked: $(cd "$ROOT" && git ls-files -z --others --exclude-standard -- Makefile patches tests |
+			hash_files)"
+	fi
+	for v in "${env_set[@]}"; do
+		echo "env: $v"
 	done
 	# The style checks' own tools change no boot.
 	mapfile -t pkgs < <("$ROOT/tests/scripts/deps.sh" --list |
 		grep -vxE 'sparse|shellcheck|python3-git|python3-ply|ccache|git')
-	dpkg-query -W -f '${Package}=${Version}\n' "${pkgs[@]}" 2>&1 | sort |
-		awk -v k="^($key_packages)=" '{ print ($0 ~ k ? "" : "info ") "package: " $0 }' |
-		sort -s -k1,1
+	dpkg-query -W -f 'package: ${Package}=${Version}\n' "${pkgs[@]}" \
+		gcc-12 binutils qemu-system-data seabios 2>&1 | sort
 }
 
-# image: the Debian image's key, its policy package, and (info) every
-# package in it.
+# image: the Debian image's key and every package in it.
 image() {
 	local img=$BUILD/debian/rootfs.img list
 	[ -f "$img" ] || die "no Debian image $img (make debian-image)"
 	echo "image: $(cat "$BUILD/debian/key" 2>/dev/null || echo none)"
 	list=$(debugfs -R 'cat /var/lib/dpkg/status' "$img" 2>/dev/null |
-		awk '/^Package: / { p = $2 } /^Version: / { print p "=" $2 }' | sort)
+		awk '/^Package: / { p = $2 } /^Version: / { print "image package: " p "=" $2 }' | sort)
 	[ -n "$list" ] || die "no package list in $img"
-	echo "image policy: $(grep '^selinux-policy-default=' <<< "$list" || echo none)"
-	awk '{ print "info image package: " $0 }' <<< "$list"
+	echo "$list"
 }
 
 # key BOOT: the key text.
@@ -118,35 +133,43 @@ pair_row() {
 }
 
 use() {
-	local b=$1 logdir=$2 want have row info
+	local b=$1 logdir=$2 want have row
 	if [ ! -f "$bdir/$b.key" ] || [ ! -f "$bdir/$b.log.xz" ]; then
 		msg "$b: no recorded baseline in $bdir"
 		return 1
 	fi
 	have=$(key "$b")
 	want=$(grep -v '^#' "$bdir/$b.key")
-	if [ "$(grep -v '^info ' <<< "$have")" != "$(grep -v '^info ' <<< "$want")" ]; then
+	if [ "$have" != "$want" ]; then
 		msg "$b: the recorded baseline's inputs differ from this run's:"
-		diff <(grep -v '^info ' <<< "$want") <(grep -v '^info ' <<< "$have") |
+		diff <(echo "$want") <(echo "$have") |
 			sed -n 's/^< /  recorded: /p; s/^> /  now:      /p' | cut -c1-300 >&2 || true
 		return 1
 	fi
-	# The versions outside the key: what differs is said, and kept.
-	info=$(diff <(grep '^info ' <<< "$want") <(grep '^info ' <<< "$have") |
-		sed -n 's/^< info /recorded /p; s/^> info /now /p' | paste -sd ';' | sed 's/;/; /g') || true
 	row=$(sed -n 's/^# row: //p' "$bdir/$b.key")
-	[ "$(awk '{ print $1 }' <<< "$row")" = "$b" ] || { msg "$b: $bdir/$b.key has no row"; return 1; }
-	xz -dc "$bdir/$b.log.xz" > "$logdir/$b.log.tmp" || { msg "$b: $bdir/$b.log.xz does not decompress"; return 1; }
+	if [ "$(awk '{ print $1 }' <<< "$row")" != "$b" ] || [ "$(awk '{ print NF }' <<< "$row")" != 6 ] ||
+		[ "$(awk '{ print $5 }' <<< "$row")" = fail ]; then
+		msg "$b: $bdir/$b.key has no row of a boot that finished"
+		return 1
+	fi
+	if ! xz -dc "$bdir/$b.log.xz" > "$logdir/$b.log.tmp" 2>/dev/null; then
+		rm -f "$logdir/$b.log.tmp"
+		msg "$b: $bdir/$b.log.xz does not decompress"
+		return 1
+	fi
+	if [ "$(sha256sum < "$logdir/$b.log.tmp" | cut -c1-64)" != "$(sed -n 's/^# log: //p' "$bdir/$b.key")" ]; then
+		rm -f "$logdir/$b.log.tmp"
+		msg "$b: $bdir/$b.log.xz is not the log its key was recorded with"
+		return 1
+	fi
 	mv "$logdir/$b.log.tmp" "$logdir/$b.log"
-	# The row as recorded, but no time: nothing ran (results-table.sh shows
-	# "rec" and leaves it out of the totals).
+	# The row as recorded, with no time (nothing ran) and a seventh field:
+	# results-table.sh shows "rec" for its time and leaves its counts out of
+	# the totals.
 	{
-		awk '{ $6 = 0; print }' <<< "$row"
-		echo "# baseline: $b"
-		echo "# note: $b: the recorded baseline of $(sed -n 's/^# recorded: //p' "$bdir/$b.key") (tests/baseline/$b.key; make check PRISTINE=live boots it)"
-		[ -z "$info" ] || echo "# note: $b: versions outside the key differ: $info"
+		awk '{ $6 = 0; print $0 " rec" }' <<< "$row"
+		echo "# note: $b: the recorded baseline of $(sed -n 's/^# recorded: //p' "$bdir/$b.key") ($bdir/$b.key; PRISTINE=live boots it)"
 	} >> "$logdir/results.txt"
-	[ -z "$info" ] || msg "$b: versions outside the key differ: $info"
 }
 
 save() {
@@ -158,8 +181,10 @@ save() {
 		commit="$commit with changes not committed"
 	for b in $(SUITES_CONF=$logdir/suites.conf suites_sh boots); do
 		[ "$(SUITES_CONF=$logdir/suites.conf suites_sh get "$b" kernel)" = pristine ] || continue
+		# check.sh keeps the key of a boot it booted live, on the kernel it
+		# built (not one of PRISTINE_KERNEL's), beside its log.
 		if [ ! -f "$logdir/$b.key" ]; then
-			msg "$b: not booted live in $logdir (no $b.key): not recorded"
+			msg "$b: not booted live on the pristine kernel of the run in $logdir (no $b.key): not recorded"
 			continue
 		fi
 		if [ "$(key "$b")" != "$(cat "$logdir/$b.key")" ]; then
@@ -169,7 +194,12 @@ save() {
 		fi
 		row=$(awk -v b="$b" '$1 == b' "$logdir/results.txt")
 		pr=$(pair_row "$b")
-		if [ -z "$row" ] || [ "$(awk '{ print $5 }' <<< "$row")" = fail ]; then
+		if [ -z "$row" ] || [ "$(wc -l <<< "$row")" != 1 ] || [ "$(awk '{ print NF }' <<< "$row")" != 6 ]; then
+			msg "$b: not one row of a live boot in $logdir/results.txt: not recorded"
+			bad=1
+			continue
+		fi
+		if [ "$(awk '{ print $5 }' <<< "$row")" = fail ]; then
 			msg "$b: failed in $logdir: not recorded"
 			bad=1
 			continue
@@ -182,6 +212,7 @@ save() {
 		{
 			echo "# recorded: $(date -u +%Y-%m-%d) at commit $commit"
 			echo "# row: $row"
+			echo "# log: $(sha256sum < "$logdir/$b.log" | cut -c1-64)"
 			cat "$logdir/$b.key"
 		} > "$bdir/$b.key"
 		xz -9 -c "$logdir/$b.log" > "$bdir/$b.log.xz"

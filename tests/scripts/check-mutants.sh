@@ -12,11 +12,11 @@
 # between the markers of docs/reliability.md.  Exit status 0 only if every
 # mutant was caught.
 #
-# Each result is kept in $BUILD/mutants-done/NAME with a key: the kernel
-# tree's commit tree and state, the mutant file, and the inputs every boot
-# has (tests/scripts/baseline.sh inputs: the files git tracks under
-# Makefile, patches/ and tests/, the packages, the environment, the Debian
-# image).  A mutant caught under the current key is not run again (its row
+# Each result is kept in $BUILD/mutants-done/NAME with a key: the mutant
+# file and the inputs every boot has (tests/scripts/baseline.sh inputs:
+# the kernel tree's commit tree and any change or untracked file in it,
+# the pristine tree, the files under Makefile, patches/ and tests/, the
+# packages, the environment, the Debian image's packages).  A mutant caught under the current key is not run again (its row
 # says when it was caught), so that a run of all mutants (about 2 h 15 min)
 # may be spread over several sessions of work that changes none of it;
 # MUTANTS_RERUN=1 runs every one again.
@@ -78,9 +78,8 @@ stale() {
 
 # mkey FILE: the key of a result of the mutant FILE (see above).
 inputs=$("$ROOT/tests/scripts/baseline.sh" inputs) || die "the inputs of the boots cannot be read"
-tree=$(git -C "$KSRC" rev-parse 'HEAD^{tree}')
 mkey() {
-	{ echo "$tree"; echo "$inputs"; cat "$1"; } | sha256sum | cut -c1-32
+	{ echo "$inputs"; cat "$1"; } | sha256sum | cut -c1-32
 }
 
 rm -rf "$out"
@@ -123,14 +122,20 @@ for name in "${names[@]}"; do
 		verdict="booted a stale kernel"
 	else
 		verdict=caught
-		# The tests that failed, from the KTAP of every boot; a boot that
-		# failed without a failed test (a splat, a hang) is named itself.
-		caught_by=$(grep -hE '^[[:space:]]*not ok [0-9]+ ' "$log"/*.log 2>/dev/null |
+		# The tests that failed, from the KTAP of every boot of the patched
+		# kernel (a pristine boot's failures, live or recorded, are not the
+		# mutant's); a boot or comparison that failed without a failed test
+		# (a splat, a hang) is named itself; check.sh failing with neither
+		# is no catch (it did not get as far as judging).
+		caught_by=$(grep -L 'test\.kernel=pristine' "$log"/*.log 2>/dev/null |
+			while read -r l; do grep -hE '^[[:space:]]*not ok [0-9]+ ' "$l" || true; done |
 			grep -v '# SKIP' | sed -E 's/^[[:space:]]*not ok [0-9]+ ([^#]*).*/\1/; s/[[:space:]]+$//' |
 			awk '!seen[$0]++' | head -n 3 | paste -sd ';' | sed 's/;/; /g')
 		if [ -z "$caught_by" ]; then
-			caught_by=$(awk '!/^#/ && $5 != "pass" { print $1 " (" $5 ")" }' "$log/results.txt" | paste -sd ',' | sed 's/,/, /g')
+			caught_by=$(awk '!/^#/ && $5 == "fail" { print $1 " (" $5 ")" }' "$log/results.txt" 2>/dev/null |
+				paste -sd ',' | sed 's/,/, /g')
 		fi
+		[ -n "$caught_by" ] || verdict="check.sh failed with no failed test or row (see $log/check.log)"
 	fi
 	restore
 	printf 'key: %s\nverdict: %s\ncaught by: %s\ndate: %s\n' "$key" "$verdict" \

@@ -255,7 +255,7 @@ bl_run() {
 }
 bl key-names-inputs pass '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key' &&
 	grep -q '^boot: $bb upstream ' '$tmp/key' && grep -q '^files: ' '$tmp/key' &&
-	grep -q '^package: linux-source-6.12=' '$tmp/key'"
+	grep -q '^package: linux-source-6.12=' '$tmp/key' && grep -q '^pristine tree: [0-9a-f]' '$tmp/key'"
 bl key-of-patched-boot fail 'is no boot of the pristine kernel' "$S/baseline.sh" key kunit
 bl_run "$tmp/run-bad" fail
 bl save-comparison-failed fail 'did not pass' "$S/baseline.sh" save "$tmp/run-bad"
@@ -263,28 +263,40 @@ bl_run "$tmp/run-moved"
 sed -i 's/^files: .*/files: 0/' "$tmp/run-moved/$bb.key"
 bl save-inputs-changed fail 'inputs changed since the run' "$S/baseline.sh" save "$tmp/run-moved"
 bl use-nothing-recorded fail 'no recorded baseline' "$S/baseline.sh" use "$bb" "$tmp"
+# A boot of the run without its key (check.sh keeps none for a boot of
+# PRISTINE_KERNEL or one read from a recording) is not recorded.
+bl_run "$tmp/run-nokey"
+rm "$tmp/run-nokey/$bb.key"
+bl save-no-key fail 'not booted live' "$S/baseline.sh" save "$tmp/run-nokey"
 bl_run "$tmp/run"
 bl save pass '' "$S/baseline.sh" save "$tmp/run"
 mkdir -p "$tmp/use"
 echo '# name passed failed skipped verdict seconds' > "$tmp/use/results.txt"
 bl use-same-log pass '' sh -c "'$S/baseline.sh' use $bb '$tmp/use' &&
 	cmp '$tmp/use/$bb.log' '$T/upstream-pristine.log' &&
-	grep -qx '$bb 696 19 5 compare 0' '$tmp/use/results.txt' &&
-	grep -qx '# baseline: $bb' '$tmp/use/results.txt'"
-# Its row is shown but not counted: the totals are the other rows'.
+	grep -qx '$bb 696 19 5 compare 0 rec' '$tmp/use/results.txt'"
+# Its row is shown but not counted: the totals are the other rows'; a
+# live row of the same name still counts.
 { cat "$tmp/use/results.txt"; echo 'core-nolsm 180 0 4 pass 22'; echo 'upstream-smack=pristine 1 0 0 pass 0'; } > "$tmp/r8.txt"
 bl table-leaves-out-recorded pass '' sh -c "'$S/results-table.sh' '$tmp/r8.txt' > '$tmp/t8' &&
 	grep -qx '181 passed, 0 failed' '$tmp/t8' && grep -q '^$bb .* rec\$' '$tmp/t8'"
+{ cat "$tmp/r8.txt"; echo "$bb 0 1 0 fail 12"; } > "$tmp/r9.txt"
+bl table-counts-live-row-of-same-name fail '' "$S/results-table.sh" "$tmp/r9.txt"
 cp -r "$tmp/base" "$tmp/base.good"
 sed -i 's/^package: linux-source-6.12=.*/package: linux-source-6.12=0.0/' "$tmp/base/$bb.key"
 bl use-other-packages fail 'recorded: package: linux-source-6.12=0.0' "$S/baseline.sh" use "$bb" "$tmp/use"
 rm -rf "$tmp/base"
 cp -r "$tmp/base.good" "$tmp/base"
-# A version outside the key: the recording is used, and the difference said.
-sed -i 's/^info package: make=.*/info package: make=0.0/' "$tmp/base/$bb.key"
-: > "$tmp/use/results.txt"
-bl use-info-differs pass '' sh -c "'$S/baseline.sh' use $bb '$tmp/use' &&
-	grep -q '^# note: $bb: versions outside the key differ: recorded package: make=0.0; now package: make=' '$tmp/use/results.txt'"
+# A recorded log that is not the one its key was recorded with (another
+# boot's, or another run's), and a recorded row of a boot that failed.
+cp "$tmp/use/$bb.log" "$tmp/other.log"
+echo extra >> "$tmp/other.log"
+xz -c "$tmp/other.log" > "$tmp/base/$bb.log.xz"
+bl use-other-log fail 'not the log its key was recorded with' "$S/baseline.sh" use "$bb" "$tmp/use"
+rm -rf "$tmp/base"
+cp -r "$tmp/base.good" "$tmp/base"
+sed -i 's/^\(# row: .*\) compare 330$/\1 fail 330/' "$tmp/base/$bb.key"
+bl use-failed-row fail 'no row of a boot that finished' "$S/baseline.sh" use "$bb" "$tmp/use"
 rm -rf "$tmp/base"
 cp -r "$tmp/base.good" "$tmp/base"
 bl use-other-environment fail 'now: +env: EXTRA_APPEND=x' env EXTRA_APPEND=x "$S/baseline.sh" use "$bb" "$tmp/use"

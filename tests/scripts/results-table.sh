@@ -4,10 +4,11 @@
 # tests/suites.conf, and the line "N passed, N failed":
 #   results-table.sh [--require NAME]... RESULTS
 # Lines that begin with '#' (the header check.sh writes) are not rows;
-# those that begin with '# note: ' are printed below the table, and a boot
-# named by a line '# baseline: BOOT' (check.sh, tests/scripts/baseline.sh)
-# did not run: its row is the recorded one, shown with "rec" for its time
-# and left out of the totals (its comparison row counts).
+# those that begin with '# note: ' are printed below the table.  A row
+# with a seventh field "rec" is a boot that did not run: the recorded row
+# of a pristine boot (tests/scripts/baseline.sh), shown with "rec" for its
+# time and left out of the totals (its comparison row counts) unless it
+# failed.
 # Each --require NAME that has no row in RESULTS gets "NAME 0 1 0 fail 0"
 # appended first: a job that died before writing its row fails, it does
 # not vanish from the table (issue 29, H8).  Exit status 1 if anything
@@ -44,16 +45,15 @@ BEGIN {
 	k = $1; sub(/=pristine$/, "", k)
 	key = (k in order ? order[k] : n) * 2 + ($1 ~ /=pristine$/)
 	printf "%06d %s\n", key, $0
-}' "$results" | sort -s -k1,1n | cut -d' ' -f2- | awk -v notes="$(sed -n 's/^# note: //p' "$results")" \
-	-v recorded="$(sed -n 's/^# baseline: //p' "$results")" '
+}' "$results" | sort -s -k1,1n | cut -d' ' -f2- | NOTES=$(sed -n 's/^# note: //p' "$results") awk '
 BEGIN {
 	printf "%-26s %7s %7s %7s %7s %6s\n", "suite (boot)", "passed", "failed", "skipped", "result", "time"
-	m = split(recorded, w, "\n")
-	for (i = 1; i <= m; i++) rec[w[i]] = 1
+	notes = ENVIRON["NOTES"]
 }
 {
-	if ($1 in rec) {
+	if ($7 == "rec") {
 		printf "%-26s %7d %7d %7d %7s %6s\n", $1, $2, $3, $4, $5, "rec"
+		if ($5 == "fail") f++
 		next
 	}
 	printf "%-26s %7d %7d %7d %7s %5ss\n", $1, $2, $3, $4, $5, $6
