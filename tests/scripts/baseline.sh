@@ -75,6 +75,11 @@ hash_files() {
 	done | sha256sum | cut -c1-32
 }
 
+# The files of this repository a boot depends on: all but the recordings
+# (written by save, untracked until committed), the mutants and the
+# tooling tests' logs.
+paths=(Makefile patches tests ':!tests/baseline' ':!tests/mutants' ':!tests/tooling')
+
 # inputs: what every boot depends on (and check-mutants.sh's key).
 inputs() {
 	local v pkgs
@@ -84,10 +89,9 @@ inputs() {
 		echo "tree changes: $(git -C "$KSRC" diff HEAD 2>/dev/null | sha256sum | cut -c1-32)" \
 			"$(git -C "$KSRC" ls-files -z --others --exclude-standard 2>/dev/null | (cd "$KSRC" && hash_files))"
 	fi
-	echo "files: $(cd "$ROOT" && git ls-files -z -- Makefile patches tests \
-		':!tests/baseline' ':!tests/mutants' ':!tests/tooling' | hash_files)"
-	if [ -n "$(cd "$ROOT" && git ls-files --others --exclude-standard -- Makefile patches tests)" ]; then
-		echo "untracked: $(cd "$ROOT" && git ls-files -z --others --exclude-standard -- Makefile patches tests |
+	echo "files: $(cd "$ROOT" && git ls-files -z -- "${paths[@]}" | hash_files)"
+	if [ -n "$(cd "$ROOT" && git ls-files --others --exclude-standard -- "${paths[@]}")" ]; then
+		echo "untracked: $(cd "$ROOT" && git ls-files -z --others --exclude-standard -- "${paths[@]}" |
 			hash_files)"
 	fi
 	for v in "${env_set[@]}"; do

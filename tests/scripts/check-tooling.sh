@@ -270,6 +270,15 @@ rm "$tmp/run-nokey/$bb.key"
 bl save-no-key fail 'not booted live' "$S/baseline.sh" save "$tmp/run-nokey"
 bl_run "$tmp/run"
 bl save pass '' "$S/baseline.sh" save "$tmp/run"
+# The recordings, untracked until committed, are no input: a second boot
+# of the same run is still recorded after the first one is.
+bl_run "$tmp/run2"
+mkdir -p "$ROOT/tests/baseline"
+probe=$ROOT/tests/baseline/.check-tooling-probe
+: > "$probe"
+bl save-beside-recordings pass '' "$S/baseline.sh" save "$tmp/run2"
+rm -f "$probe"
+rmdir "$ROOT/tests/baseline" 2>/dev/null || true
 mkdir -p "$tmp/use"
 echo '# name passed failed skipped verdict seconds' > "$tmp/use/results.txt"
 bl use-same-log pass '' sh -c "'$S/baseline.sh' use $bb '$tmp/use' &&
