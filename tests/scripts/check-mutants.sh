@@ -127,10 +127,11 @@ for name in "${names[@]}"; do
 		# mutant's); a boot or comparison that failed without a failed test
 		# (a splat, a hang) is named itself; check.sh failing with neither
 		# is no catch (it did not get as far as judging).
-		caught_by=$(grep -L 'test\.kernel=pristine' "$log"/*.log 2>/dev/null |
+		# (grep -L's status is that of lines found: 1 when it lists files.)
+		caught_by=$({ grep -L 'test\.kernel=pristine' "$log"/*.log 2>/dev/null || true; } |
 			while read -r l; do grep -hE '^[[:space:]]*not ok [0-9]+ ' "$l" || true; done |
 			grep -v '# SKIP' | sed -E 's/^[[:space:]]*not ok [0-9]+ ([^#]*).*/\1/; s/[[:space:]]+$//' |
-			awk '!seen[$0]++' | head -n 3 | paste -sd ';' | sed 's/;/; /g')
+			awk '!seen[$0]++' | head -n 3 | paste -sd ';' | sed 's/;/; /g') || true
 		if [ -z "$caught_by" ]; then
 			caught_by=$(awk '!/^#/ && $5 == "fail" { print $1 " (" $5 ")" }' "$log/results.txt" 2>/dev/null |
 				paste -sd ',' | sed 's/,/, /g')
