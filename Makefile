@@ -2,6 +2,9 @@
 # The Makefile is the table of contents; the work is in tests/scripts/.
 
 S := tests/scripts
+# Run before the scripts of the targets that build beside the kernel in
+# make check (policies, selinux-testsuite, debian-image); empty otherwise.
+SIDE :=
 SUITES := $(shell tests/scripts/suites.sh suites)
 ifeq ($(SUITES),)
 $(warning tests/suites.conf: no suite read (see the error above); no check-<suite> target)
@@ -36,19 +39,19 @@ pristine: tree
 
 ## policies: SELinux test policies (checkpolicy + libsepol) for the guest
 policies: deps tree
-	@$(S)/selinux-policy.sh
+	@$(SIDE) $(S)/selinux-policy.sh
 
 ## selinux-testsuite: the SELinux project's regression suite built for the
 ## Debian guest (SELINUX_TESTSUITE: its checkout; without one, its boots
 ## are skipped with one line); cached
 selinux-testsuite: deps
-	@$(S)/selinux-testsuite.sh
+	@$(SIDE) $(S)/selinux-testsuite.sh
 
 ## debian-image: build/debian/rootfs.img, Debian 12 from apt (mmdebstrap)
 ## with Debian's SELinux policy, labeled, for the debian, apache and
 ## selinux-testsuite boots; cached
 debian-image: deps selinux-testsuite
-	@$(S)/debian-image.sh
+	@$(SIDE) $(S)/debian-image.sh
 
 ## initramfs: busybox + guest init + static test programs (BPF ones built
 ## against the test kernel's BTF) + policies
@@ -78,8 +81,11 @@ check-build: tree
 check-tooling:
 	@$(S)/check-tooling.sh
 
-## check: everything, every suite; closing line "N passed, N failed"
-check: kernel initramfs debian-image
+## check: everything, every suite; closing line "N passed, N failed".
+## The policies, the SELinux suite and the Debian image build beside the
+## kernel (make -j3), at nice 10: the kernel is the longer path
+check: deps
+	@$(MAKE) --no-print-directory -j3 SIDE="nice -n 10" kernel initramfs debian-image
 	@$(S)/check.sh
 
 ## baseline: record the pristine kernel's boots of the last live make check

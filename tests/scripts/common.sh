@@ -10,6 +10,11 @@ PRISTINE_TAG=pristine
 PRISTINE_SRC=$BUILD/pristine/linux  # the tree without the series (worktree)
 KVERSION_FILE=$ROOT/tests/KERNEL_VERSION
 
+# The scripts choose their own parallelism (KBUILD_JOBS, CHECK_JOBS): the
+# flags of a make that runs them (make check builds the kernel and the
+# Debian image side by side, make -j3) are not passed to the makes they run.
+unset MAKEFLAGS MFLAGS
+
 msg() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 warn() { msg "warning: $*"; }
