@@ -253,9 +253,15 @@ bl_run() {
 	cp "$T/upstream-pristine.log" "$1/$bb.log"
 	"$S/baseline.sh" key "$bb" > "$1/$bb.key"
 }
+# The pristine tree's hash when the kernel tree exists, "none" before make tree.
+if git -C "$KSRC" rev-parse -q --verify "$PRISTINE_TAG^{tree}" >/dev/null 2>&1; then
+	bl_tree='[0-9a-f]\{40\}$'
+else
+	bl_tree='none$'
+fi
 bl key-names-inputs pass '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key' &&
 	grep -q '^boot: $bb upstream ' '$tmp/key' && grep -q '^files: ' '$tmp/key' &&
-	grep -q '^package: linux-source-6.12=' '$tmp/key' && grep -q '^pristine tree: [0-9a-f]' '$tmp/key'"
+	grep -q '^package: linux-source-6.12=' '$tmp/key' && grep -q '^pristine tree: $bl_tree' '$tmp/key'"
 bl key-of-patched-boot fail 'is no boot of the pristine kernel' "$S/baseline.sh" key kunit
 bl_run "$tmp/run-bad" fail
 bl save-comparison-failed fail 'did not pass' "$S/baseline.sh" save "$tmp/run-bad"

@@ -123,7 +123,7 @@ for b in "${boots[@]}"; do
 		continue
 	fi
 	if [ "${PRISTINE:-}" != live ] && "$ROOT/tests/scripts/baseline.sh" use "$b" "$logdir"; then
-		msg "$b: from the recorded baseline (tests/baseline/$b.key)"
+		msg "$b: from the recorded baseline (${BASELINE_DIR:-tests/baseline}/$b.key)"
 		recorded+=("$b")
 		continue
 	fi

@@ -420,7 +420,7 @@ TEST_F(hooks, rename_exchange)
 	expect_line("exchange %lu a %lu 40700 2", self->dino, id);
 	expect_line("post_exchange %lu d %lu 100644 0 %lu a", self->dino, ia,
 		    self->dino);
-	expect_line("post_exchange %lu a %lu 40700 0 %lu d", self->dino, id,
+	expect_line("post_exchange %lu a %lu 40700 2 %lu d", self->dino, id,
 		    self->dino);
 	CHECK();
 }
