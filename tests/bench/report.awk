@@ -13,9 +13,15 @@ function pct(r) { return sprintf("%+.2f%%", (r - 1) * 100) }
 
 # The pristine configuration with the same lsm= as c: pristinebpf for the
 # configurations with the BPF LSM (bpf, bpfgate), pristinelong (the same
-# NAME_MAX-byte name) for namegatelong, else pristine.
-function base(c) {
+# NAME_MAX-byte name) for namegatelong, pristineselinux-N (the same SELinux
+# policy without the capability, N transitions) for selinux-N and
+# selinuxoff-N, else pristine.
+function base(c,    n) {
 	if (c ~ /^bpf/ && have("pristinebpf")) return "pristinebpf"
+	if (c ~ /^selinux(off)?-/) {
+		n = c; sub(/^[a-z]*-/, "", n)
+		if (have("pristineselinux-" n)) return "pristineselinux-" n
+	}
 	if (c ~ /^namegatelong/ && have("pristinelong")) return "pristinelong"
 	return "pristine"
 }
@@ -198,6 +204,8 @@ END {
 	print "name-based type transitions for files created in tmpfs directories, one"
 	print "for `.htaccess`; the benchmark runs in `kernel_t`, which may relabel),"
 	print "**selinuxoff-N** (the same policy without `filename_trans_bind`),"
+	print "**pristineselinux-N** (the policy of selinuxoff-N on the pristine kernel;"
+	print "selinux-N and selinuxoff-N are compared with it when it ran),"
 	print "**smack-N** (N Smack name transitions for the benchmark's label `_`, one"
 	print "for `.htaccess`), **lookup** (KUnit: the name library against a linear"
 	print "list of the same rules)."
@@ -216,6 +224,14 @@ END {
 		plumbing("bpf")
 		printf "| plumbing alone with the BPF LSM in lsm= (bpf vs pristinebpf, no program) within 1%%, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("bpf", wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
 	} else print "| plumbing alone with the BPF LSM in lsm= within 1% | not measured | – |"
+	for (sn = 10; sn <= 10000; sn *= 1000) {
+		if (!have("selinuxoff-" sn) || !have("pristineselinux-" sn)) {
+			printf "| every SELinux user whose policy does not set the capability (selinuxoff-%d vs pristineselinux-%d) within 1%% | not measured | – |\n", sn, sn
+			continue
+		}
+		plumbing("selinuxoff-" sn)
+		printf "| every SELinux user whose policy does not set the capability (selinuxoff-%d vs pristineselinux-%d, %d name transitions) within 1%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", sn, sn, sn, wop, pct(wq), pct(ratio("selinuxoff-" sn, wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
+	}
 	if (have("bpfgate") && have("namegate-10")) {
 		lst = ""
 		for (i = 1; i <= nops; i++) {

@@ -39,7 +39,8 @@ BOOTS=${BENCH_BOOTS:-3}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bpfgate
 	namegate-10 namegate-1000 namegate-100000 pristinelong namegatelong-32
-	selinux-10 selinuxoff-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
+	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
+	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
 
 declare -A skipped=()	# configuration -> why it did not run
@@ -65,7 +66,8 @@ build_kernels() {
 	local start
 	start=$(date +%s)
 	tomoyo_builtin_policy "$PATCHED_OBJ"
-	# Only the pristine configurations (pristine, pristinebpf, pristinelong) boot the pristine kernel.
+	# Only the pristine configurations (pristine, pristinebpf, pristinelong,
+	# pristineselinux-N) boot the pristine kernel.
 	if [[ " ${CONFIGS[*]} " == *" pristine"* ]]; then
 		pristine_tree
 		tomoyo_builtin_policy "$PRISTINE_OBJ"
@@ -90,7 +92,7 @@ why_not() {
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
 		elif ! command -v apparmor_parser >/dev/null; then echo "apparmor_parser is not installed (package apparmor)"
 		fi ;;
-	selinux|selinuxoff)
+	selinux|selinuxoff|pristineselinux)
 		if ! has SECURITY_SELINUX; then echo "the kernel has no SELinux"
 		elif [ ! -f "$ROOT/tests/selinux/policy.conf" ] || [ ! -f "$ROOT/tests/selinux/polcap.c" ]; then
 			echo "no SELinux test policy (tests/selinux/policy.conf, polcap.c)"
@@ -109,7 +111,7 @@ why_not() {
 lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
-	selinuxoff) echo capability,selinux ;;
+	selinuxoff|pristineselinux) echo capability,selinux ;;
 	namegatelong) echo capability,namegate ;;
 	pristinebpf|bpf|bpfgate) echo capability,bpf ;;
 	aafeatures) echo capability,apparmor ;;
@@ -119,7 +121,7 @@ lsm_of() {
 
 kernel_of() {
 	case "$1" in
-	pristine|pristinebpf|pristinelong) echo "$PRISTINE_IMG" ;;
+	pristine|pristinebpf|pristinelong|pristineselinux-*) echo "$PRISTINE_IMG" ;;
 	*) echo "$PATCHED_IMG" ;;
 	esac
 }
@@ -208,7 +210,9 @@ apparmor_policies() {
 
 # SELinux: the test policy with N name-based type transitions, one for
 # .htaccess in tmpfs directories, with filename_trans_bind set (selinux-N)
-# or not (selinuxoff-N: the same kernel and rules, the capability off).
+# or not (selinuxoff-N: the same kernel and rules, the capability off;
+# pristineselinux-N: the policy of selinuxoff-N on the pristine kernel, what
+# every SELinux user whose policy does not set the capability runs today).
 selinux_policies() {
 	local c n kind bit polcap=$WORK/selinux/polcap i
 	mkdir -p "$WORK/selinux"
@@ -216,7 +220,7 @@ selinux_policies() {
 		kind=${c%%-*}
 		case "$kind" in
 		selinux) bit=+31 ;;
-		selinuxoff) bit=-31 ;;
+		selinuxoff|pristineselinux) bit=-31 ;;
 		*) continue ;;
 		esac
 		if [ -n "${skipped[$c]:-}" ]; then
