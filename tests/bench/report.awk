@@ -188,7 +188,9 @@ END {
 	print "rename and exchange onto `.htaccess` to uid 33, attached by"
 	print "tests/guest/src/bpf_name_rule.c), **namegate-N** (namegate with N"
 	print "rules: the matching `deny link,rename name=.htaccess uid=33`, suffix rules of"
-	print "four lengths and exact names for uid 1000), **pristinelong** and"
+	print "four lengths and exact names for uid 1000), **namegatequiet-N**"
+	print "(namegate-N booted with `audit=0`: a refusal is timed without its audit"
+	print "record), **pristinelong** and"
 	print "**namegatelong-N** (the name no rule matches is 255 bytes long,"
 	print "`nnn…n.dat`, on the pristine kernel, and on the patched one with namegate"
 	print "holding the `.htaccess` rule and N suffix rules of N distinct lengths, 2"
@@ -258,6 +260,20 @@ END {
 		worst_nomatch("namegatelong-32")
 		printf "| namegate, 32 distinct suffix lengths, a 255-byte name no rule matches: at most +5%% over pristine with the same name (namegatelong-32 vs pristinelong), worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegatelong-32", wop, "nomatch")), worst <= 0.05 ? "yes" : "**no**"
 	} else print "| namegate, 32 suffix lengths and a 255-byte name, at most +5% | not measured | – |"
+	# Refusals (the name every rule matches, denied): with audit=0 the
+	# decision alone, with audit its record too; each stable across boots.
+	for (qi = 1; qi <= 2; qi++) {
+		qc = qi == 1 ? "namegatequiet-10" : "namegate-10"
+		if (!have(qc)) { printf "| refusals of %s stable across boots within 1%% | not measured | – |\n", qc; continue }
+		lst = ""; worst = 0
+		for (i = 1; i <= nops; i++) {
+			if (st[qc, ops[i], "match"] != "denied" || bmax[qc, ops[i], "match"] == "") continue
+			q = (bmax[qc, ops[i], "match"] - bmin[qc, ops[i], "match"]) / med[qc, ops[i], "match"]
+			if (q > worst) worst = q
+			lst = lst sprintf("%s%s %.0f (%.2f%%)", lst == "" ? "" : ", ", ops[i], med[qc, ops[i], "match"], q * 100)
+		}
+		printf "| refusals of %s (%s) stable across boots within 1%%: median and spread across boots | %s | %s |\n", qc, qi == 1 ? "audit=0: the decision" : "audit on: the decision and its record", lst == "" ? "no refusal timed" : lst, lst != "" && worst <= 0.01 ? "yes" : "**no**"
+	}
 	if (ng) {
 		gmax = 0
 		for (i = 1; i <= ng; i++) {

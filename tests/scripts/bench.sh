@@ -38,7 +38,7 @@ REPS=${BENCH_REPS:-7}
 BOOTS=${BENCH_BOOTS:-3}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bpfgate
-	namegate-10 namegate-1000 namegate-100000 pristinelong namegatelong-32
+	namegate-10 namegate-1000 namegate-100000 namegatequiet-10 pristinelong namegatelong-32
 	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
 	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
@@ -86,7 +86,7 @@ why_not() {
 	case "${1%%-*}" in
 	pristine|plain|pristinelong) ;;
 	pristinebpf|bpf|bpfgate) has BPF_LSM || echo "the kernel has no BPF LSM (CONFIG_BPF_LSM)" ;;
-	namegate|namegatelong) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
+	namegate|namegatelong|namegatequiet) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
 	tomoyo) has SECURITY_TOMOYO || echo "the kernel has no TOMOYO" ;;
 	apparmor)
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
@@ -112,7 +112,7 @@ lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
 	selinuxoff|pristineselinux) echo capability,selinux ;;
-	namegatelong) echo capability,namegate ;;
+	namegatelong|namegatequiet) echo capability,namegate ;;
 	pristinebpf|bpf|bpfgate) echo capability,bpf ;;
 	aafeatures) echo capability,apparmor ;;
 	*) echo capability ;;
@@ -297,6 +297,8 @@ run_configs() {
 			case "$c" in
 			lookup) extra="kunit.enable=1 kunit.filter_glob=lsm_fname_bench" ;;
 			tomoyo-*) extra="$extra TOMOYO_trigger=/tests/bin/bench_true TOMOYO_loader=/bin/true" ;;
+			# namegate-N without audit: a refusal is the decision alone.
+			namegatequiet-*) extra="$extra audit=0" ;;
 			esac
 			name=bench-$c-$b
 			# shellcheck disable=SC2086 # extra holds several arguments
