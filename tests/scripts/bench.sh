@@ -15,6 +15,12 @@
 #   BENCH_ICOUNT   1 (default): -icount shift=0, the guest clock counts
 #                  instructions; 0: wall-clock time of the emulator
 #   BENCH_OUT      where the results go (default: docs/)
+#   BENCH_PROFILE  1 (default): also profile, per kernel function, where the
+#                  instructions of an operation go (tests/bench/tcgprof.c,
+#                  a QEMU TCG plugin; one more boot per configuration of
+#                  BENCH_PROFILE_CONFIGS, operations BENCH_PROFILE_OPS,
+#                  BENCH_PROFILE_ITERS timed operations of each name);
+#                  0: no profile
 # bench.sh --report: write the report again from the last run's results
 # (e.g. after editing tests/bench/discussion.md or report.awk).
 # bench.sh --compare A.csv B.csv: two runs' performance.csv side by side
@@ -42,6 +48,12 @@ read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bp
 	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
 	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
+
+PROFILE=${BENCH_PROFILE:-1}
+read -r -d '' -a PROFILE_CONFIGS <<< "${BENCH_PROFILE_CONFIGS:-pristine plain pristinebpf bpf
+	namegate-100000 pristineselinux-10 selinuxoff-10}" || true
+PROFILE_OPS=${BENCH_PROFILE_OPS:-create,link,rename,exchange}
+PROFILE_ITERS=${BENCH_PROFILE_ITERS:-500}
 
 declare -A skipped=()	# configuration -> why it did not run
 
@@ -136,7 +148,9 @@ boot() {
 		"$name" "$lsm" "$config" "$ITERS" "$XITERS" "$REPS" "$*" > "$WORK/suites.conf"
 	local -a env=(KERNEL="$(kernel_of "$config")" INITRD="$WORK/initramfs.cpio"
 		SUITES_CONF="$WORK/suites.conf" LOGDIR="$LOGDIR")
-	if [ "$ICOUNT" = 1 ]; then
+	if [ -n "${QEMU_WRAPPER_DIR:-}" ]; then
+		env+=(PATH="$QEMU_WRAPPER_DIR:$PATH")
+	elif [ "$ICOUNT" = 1 ]; then
 		if grep -q QEMU_EXTRA "$S/run-suite.sh"; then
 			env+=(QEMU_EXTRA="-icount shift=0,sleep=off")
 		else
@@ -155,6 +169,89 @@ qemu_wrapper() {
 	exec $(command -v qemu-system-x86_64) "\$@" -icount shift=0,sleep=off
 	EOF
 	chmod +x "$WORK/qemu-icount/qemu-system-x86_64"
+}
+
+# obj_of CONFIG: the object directory of the kernel CONFIG boots.
+obj_of() {
+	if [ "$(kernel_of "$1")" = "$PRISTINE_IMG" ]; then
+		echo "$PRISTINE_OBJ"
+	else
+		echo "$PATCHED_OBJ"
+	fi
+}
+
+# fn_counts SYSTEM_MAP PROFILE: "function count" per kernel function of a
+# profile of tests/bench/tcgprof.c ("address count" lines): each address
+# goes to the last text symbol at or below it (both are 16 hexadecimal
+# digits, so sorting the text sorts the addresses).
+fn_counts() {
+	{
+		awk '$2 ~ /^[tTwW]$/ { print $1, 0, $3 }' "$1"
+		awk '{ print $1, 1, $2 }' "$2"
+	} | LC_ALL=C sort -k1,1 -k2,2n |
+		awk '$2 == 0 { fn = $3; next } { n[fn] += $3 } END { for (f in n) print f, n[f] }'
+}
+
+# profile_configs: one boot of each configuration of PROFILE_CONFIGS under
+# the TCG plugin, the benchmark once per operation of PROFILE_OPS between
+# two marks; writes $WORK/profile.csv: "config,op,function,instructions"
+# per operation timed (the operation and what the benchmark does to undo
+# it: unlink after create and link, rename back after rename; exchange
+# undoes itself), and a row "config,op,-ops,N" with the count.
+profile_configs() {
+	local c map mark log k op nops ops_list
+	: > "$WORK/profile.csv"
+	[ "$PROFILE" = 1 ] || return 0
+	if ! gcc -O2 -Wall -fPIC -shared -fvisibility=hidden -o "$WORK/tcgprof.so" \
+		"$ROOT/tests/bench/tcgprof.c" 2>"$WORK/tcgprof.log"; then
+		warn "the TCG plugin does not build (see $WORK/tcgprof.log): no profile"
+		return 0
+	fi
+	mkdir -p "$WORK/qemu-prof" "$WORK/profile"
+	cat > "$WORK/qemu-prof/qemu-system-x86_64" <<-EOF
+	#!/bin/sh
+	# make bench's profile: instructions as the clock, and the plugin.
+	exec $(command -v qemu-system-x86_64) "\$@" -icount shift=0,sleep=off \
+		-plugin "$WORK/tcgprof.so,out=\$TCGPROF_OUT,mark=\$TCGPROF_MARK"
+	EOF
+	chmod +x "$WORK/qemu-prof/qemu-system-x86_64"
+	for c in "${PROFILE_CONFIGS[@]}"; do
+		if [[ " ${CONFIGS[*]} " != *" $c "* ]] || [ -n "${skipped[$c]:-}" ]; then
+			msg "profile: $c not run (not in BENCH_CONFIGS, or not available)"
+			continue
+		fi
+		map=$(obj_of "$c")/System.map
+		mark=$(awk '$3 == "__x64_sys_sched_rr_get_interval" { print $1 }' "$map")
+		if [ -z "$mark" ]; then
+			warn "profile: no __x64_sys_sched_rr_get_interval in $map"
+			continue
+		fi
+		rm -f "$WORK/profile/$c.prof"*
+		log=$LOGDIR/profile-$c.log
+		if ! QEMU_WRAPPER_DIR=$WORK/qemu-prof TCGPROF_OUT=$WORK/profile/$c.prof \
+			TCGPROF_MARK=$mark ITERS=$PROFILE_ITERS REPS=1 \
+			boot "profile-$c" "$c" loglevel=5 "bench.profile=$PROFILE_OPS"; then
+			warn "profile: the boot of $c failed, see $log"
+			continue
+		fi
+		# The k-th operation is between the marks 2k-1 and 2k.
+		mapfile -t ops_list < <(sed -n 's/\r$//; s/^[[:space:]]*# profile-op=//p' "$log")
+		k=0
+		for op in "${ops_list[@]}"; do
+			k=$((k + 1))
+			nops=$(sed -n 's/\r$//; s/^[[:space:]]*# profile-ops=//p' "$log" | sed -n "${k}p")
+			if [ -z "$nops" ] || [ ! -f "$WORK/profile/$c.prof.$((2 * k))" ]; then
+				warn "profile: $c $op has no marks"
+				continue
+			fi
+			echo "$c,$op,-ops,$nops" >> "$WORK/profile.csv"
+			LC_ALL=C join -a1 -a2 -e0 -o 0,1.2,2.2 \
+				<(fn_counts "$map" "$WORK/profile/$c.prof.$((2 * k - 1))" | LC_ALL=C sort) \
+				<(fn_counts "$map" "$WORK/profile/$c.prof.$((2 * k))" | LC_ALL=C sort) |
+				awk -v c="$c" -v op="$op" -v n="$nops" '$3 != $2 { printf "%s,%s,%s,%.2f\n", c, op, $1, ($3 - $2) / n }' \
+				>> "$WORK/profile.csv"
+		done
+	done
 }
 
 # AppArmor's feature set of the bench kernel, dumped by a guest boot, for
@@ -379,6 +476,16 @@ report() {
 		-v reasons="$reasons" -v discussion="$ROOT/tests/bench/discussion.md" \
 		-v plot="$([ -f "$OUT/performance.png" ] && echo performance.png)" \
 		"$OUT/performance.csv" > "$OUT/performance.md"
+	if [ -s "$WORK/profile.csv" ]; then
+		{
+			echo "config,op,function,instructions"
+			cat "$WORK/profile.csv"
+		} > "$OUT/performance-profile.csv"
+		{
+			echo
+			awk -F, -f "$ROOT/tests/bench/profile.awk" "$WORK/profile.csv"
+		} >> "$OUT/performance.md"
+	fi
 	msg "results: $OUT/performance.md, $OUT/performance.csv"
 }
 
@@ -464,6 +571,7 @@ main() {
 	apparmor_policies
 	pack_initramfs
 	run_configs
+	profile_configs
 	: > "$WORK/skipped.txt"
 	for c in "${CONFIGS[@]}"; do
 		[ -z "${skipped[$c]:-}" ] || printf '%s\t%s\n' "$c" "${skipped[$c]}" >> "$WORK/skipped.txt"
