@@ -23,6 +23,7 @@ function base(c,    n) {
 		if (have("pristineselinux-" n)) return "pristineselinux-" n
 	}
 	if (c ~ /^namegatelong/ && have("pristinelong")) return "pristinelong"
+	if (c ~ /^namegate(len|other)-/ && have("pristinelen")) return "pristinelen"
 	return "pristine"
 }
 
@@ -190,7 +191,12 @@ END {
 	print "rules: the matching `deny link,rename name=.htaccess uid=33`, suffix rules of"
 	print "four lengths and exact names for uid 1000), **namegatequiet-N**"
 	print "(namegate-N booted with `audit=0`: a refusal is timed without its audit"
-	print "record), **pristinelong** and"
+	print "record), **namegateuid-N** (namegate-N timed by uid 1001, which no rule"
+	print "is for), **pristinelen**, **namegatelen-N** and **namegateother-N** (the"
+	print "name no rule matches is 12 bytes long, the length of namegate-N's exact"
+	print "names: `g0000001.dat` on the pristine kernel and in namegatelen-N, which no"
+	print "rule has; in namegateother-N, `f00NNNNN.dat`, which a rule for uid 1000"
+	print "has; both compared with pristinelen), **pristinelong** and"
 	print "**namegatelong-N** (the name no rule matches is 255 bytes long,"
 	print "`nnn…n.dat`, on the pristine kernel, and on the patched one with namegate"
 	print "holding the `.htaccess` rule and N suffix rules of N distinct lengths, 2"
@@ -256,6 +262,15 @@ END {
 		worst_nomatch("namegate-100000")
 		printf "| namegate, 100 000 rules (4 suffix lengths), no match: at most +3%% over pristine on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegate-100000", wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
 	} else print "| namegate, 100 000 rules, at most +3% over pristine | not measured | – |"
+	split("namegateuid-100000 namegatelen-100000 namegateother-100000", xc, " ")
+	xd["namegateuid-100000"] = "timed by a task no rule is for (uid 1001)"
+	xd["namegatelen-100000"] = "a 12-byte name, the length of its exact rules, no rule has"
+	xd["namegateother-100000"] = "a 12-byte name a rule for another uid has"
+	for (xi = 1; xi <= 3; xi++) {
+		if (!have(xc[xi]) || !have(base(xc[xi]))) { printf "| namegate, 100 000 rules, %s: at most +3%% | not measured | – |\n", xd[xc[xi]]; continue }
+		worst_nomatch(xc[xi])
+		printf "| namegate, 100 000 rules, %s: at most +3%% over %s on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", xd[xc[xi]], base(xc[xi]), wop, pct(wq), pct(ratio(xc[xi], wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
+	}
 	if (have("namegatelong-32") && have("pristinelong")) {
 		worst_nomatch("namegatelong-32")
 		printf "| namegate, 32 distinct suffix lengths, a 255-byte name no rule matches: at most +5%% over pristine with the same name (namegatelong-32 vs pristinelong), worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegatelong-32", wop, "nomatch")), worst <= 0.05 ? "yes" : "**no**"

@@ -44,7 +44,8 @@ REPS=${BENCH_REPS:-7}
 BOOTS=${BENCH_BOOTS:-3}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bpfgate
-	namegate-10 namegate-1000 namegate-100000 namegatequiet-10 pristinelong namegatelong-32
+	namegate-10 namegate-1000 namegate-100000 namegatequiet-10 namegateuid-100000
+	pristinelen namegatelen-100000 namegateother-100000 pristinelong namegatelong-32
 	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
 	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
@@ -79,7 +80,7 @@ build_kernels() {
 	start=$(date +%s)
 	tomoyo_builtin_policy "$PATCHED_OBJ"
 	# Only the pristine configurations (pristine, pristinebpf, pristinelong,
-	# pristineselinux-N) boot the pristine kernel.
+	# pristinelen, pristineselinux-N) boot the pristine kernel.
 	if [[ " ${CONFIGS[*]} " == *" pristine"* ]]; then
 		pristine_tree
 		tomoyo_builtin_policy "$PRISTINE_OBJ"
@@ -96,9 +97,9 @@ has() { grep -qx "CONFIG_$1=y" "$PATCHED_OBJ/.config"; }
 # why_not CONFIG: empty if CONFIG can run, else why not.
 why_not() {
 	case "${1%%-*}" in
-	pristine|plain|pristinelong) ;;
+	pristine|plain|pristinelong|pristinelen) ;;
 	pristinebpf|bpf|bpfgate) has BPF_LSM || echo "the kernel has no BPF LSM (CONFIG_BPF_LSM)" ;;
-	namegate|namegatelong|namegatequiet) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
+	namegate|namegatelong|namegatequiet|namegateuid|namegatelen|namegateother) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
 	tomoyo) has SECURITY_TOMOYO || echo "the kernel has no TOMOYO" ;;
 	apparmor)
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
@@ -124,7 +125,7 @@ lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
 	selinuxoff|pristineselinux) echo capability,selinux ;;
-	namegatelong|namegatequiet) echo capability,namegate ;;
+	namegatelong|namegatequiet|namegateuid|namegatelen|namegateother) echo capability,namegate ;;
 	pristinebpf|bpf|bpfgate) echo capability,bpf ;;
 	aafeatures) echo capability,apparmor ;;
 	*) echo capability ;;
@@ -133,7 +134,7 @@ lsm_of() {
 
 kernel_of() {
 	case "$1" in
-	pristine|pristinebpf|pristinelong|pristineselinux-*) echo "$PRISTINE_IMG" ;;
+	pristine|pristinebpf|pristinelong|pristinelen|pristineselinux-*) echo "$PRISTINE_IMG" ;;
 	*) echo "$PATCHED_IMG" ;;
 	esac
 }
