@@ -13,18 +13,23 @@ function pct(r) { return sprintf("%+.2f%%", (r - 1) * 100) }
 
 # The pristine configuration with the same lsm= as c: pristinebpf for the
 # configurations with the BPF LSM (bpf, bpfgate), pristinelong (the same
-# NAME_MAX-byte name) for namegatelong, pristineselinux-N (the same SELinux
+# NAME_MAX-byte name) for namegatelong, pristinelen (the same 12-byte name)
+# for namegatelen and namegateother, pristineselinux-N (the same SELinux
 # policy without the capability, N transitions) for selinux-N and
-# selinuxoff-N, else pristine.
-function base(c,    n) {
-	if (c ~ /^bpf/ && have("pristinebpf")) return "pristinebpf"
+# selinuxoff-N, else pristine; a distribution-like row ("distro:CONFIG")
+# against the same on the distribution-like kernels.
+function base(c,    n, pre) {
+	# The distribution-like kernels ("distro:" rows) against their own.
+	pre = ""
+	if (c ~ /^distro:/) { pre = "distro:"; c = substr(c, 8) }
+	if (c ~ /^bpf/ && have(pre "pristinebpf")) return pre "pristinebpf"
 	if (c ~ /^selinux(off)?-/) {
 		n = c; sub(/^[a-z]*-/, "", n)
-		if (have("pristineselinux-" n)) return "pristineselinux-" n
+		if (have(pre "pristineselinux-" n)) return pre "pristineselinux-" n
 	}
-	if (c ~ /^namegatelong/ && have("pristinelong")) return "pristinelong"
-	if (c ~ /^namegate(len|other)-/ && have("pristinelen")) return "pristinelen"
-	return "pristine"
+	if (c ~ /^namegatelong/ && have(pre "pristinelong")) return pre "pristinelong"
+	if (c ~ /^namegate(len|other)-/ && have(pre "pristinelen")) return pre "pristinelen"
+	return pre "pristine"
 }
 
 # The operation where c's worst-boot ratio for the name no rule matches is
@@ -275,6 +280,20 @@ END {
 		worst_nomatch("namegatelong-32")
 		printf "| namegate, 32 distinct suffix lengths, a 255-byte name no rule matches: at most +5%% over pristine with the same name (namegatelong-32 vs pristinelong), worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegatelong-32", wop, "nomatch")), worst <= 0.05 ? "yes" : "**no**"
 	} else print "| namegate, 32 suffix lengths and a 255-byte name, at most +5% | not measured | – |"
+	# The same targets on the distribution-like kernels.
+	split("plain bpf selinuxoff-10 namegate-100000", dc, " ")
+	for (di = 1; di <= 4; di++) {
+		c = "distro:" dc[di]
+		if (!have(c) || !have(base(c))) { printf "| distribution-like kernel: %s vs %s | not measured | – |\n", c, base(c); continue }
+		if (dc[di] ~ /^namegate/) {
+			# namegate: the name no rule matches (the other is refused).
+			worst_nomatch(c)
+			printf "| distribution-like kernel (tests/bench/distro.config): %s vs %s, no match, at most +3%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", c, base(c), wop, pct(wq), pct(ratio(c, wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
+			continue
+		}
+		plumbing(c)
+		printf "| distribution-like kernel (tests/bench/distro.config): %s vs %s within 1%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", c, base(c), wop, pct(wq), pct(ratio(c, wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
+	}
 	# Refusals (the name every rule matches, denied): with audit=0 the
 	# decision alone, with audit its record too; each stable across boots.
 	for (qi = 1; qi <= 2; qi++) {

@@ -15,6 +15,11 @@
 #   BENCH_ICOUNT   1 (default): -icount shift=0, the guest clock counts
 #                  instructions; 0: wall-clock time of the emulator
 #   BENCH_OUT      where the results go (default: docs/)
+#   BENCH_DISTRO   1 (default): boot the configurations BENCH_DISTRO_CONFIGS
+#                  again on a pristine and a patched kernel configured as
+#                  distributions configure theirs (tests/bench/distro.config:
+#                  -O2, SLUB, voluntary preemption, CPU mitigations, no
+#                  KUnit); their rows are named "distro:CONFIG".  0: not
 #   BENCH_PROFILE  1 (default): also profile, per kernel function, where the
 #                  instructions of an operation go (tests/bench/tcgprof.c,
 #                  a QEMU TCG plugin; one more boot per configuration of
@@ -49,6 +54,17 @@ read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bp
 	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
 	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
+
+DISTRO=${BENCH_DISTRO:-1}
+read -r -d '' -a DISTRO_CONFIGS <<< "${BENCH_DISTRO_CONFIGS:-pristine plain pristinebpf bpf
+	namegate-100000 pristineselinux-10 selinuxoff-10}" || true
+DISTRO_FRAGMENT=$ROOT/tests/bench/distro.config
+PRISTINE_DISTRO_OBJ=$BUILD/pristine/obj-distro
+PRISTINE_DISTRO_IMG=$BUILD/bzImage-pristine-distro
+PATCHED_DISTRO_OBJ=$WORK/obj-distro
+PATCHED_DISTRO_IMG=$BUILD/bzImage-bench-distro
+# Which pair of kernels kernel_of and obj_of give: test or distro.
+PASS="test"
 
 PROFILE=${BENCH_PROFILE:-1}
 read -r -d '' -a PROFILE_CONFIGS <<< "${BENCH_PROFILE_CONFIGS:-pristine plain pristinebpf bpf
@@ -87,6 +103,17 @@ build_kernels() {
 		KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$PRISTINE_SRC" "$PRISTINE_OBJ" "$PRISTINE_IMG" "$FRAGMENT"
 	fi
 	KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$KSRC" "$PATCHED_OBJ" "$PATCHED_IMG" "$FRAGMENT"
+	if [ "$DISTRO" = 1 ]; then
+		if [[ " ${DISTRO_CONFIGS[*]} " == *" pristine"* ]]; then
+			pristine_tree
+			tomoyo_builtin_policy "$PRISTINE_DISTRO_OBJ"
+			KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$PRISTINE_SRC" "$PRISTINE_DISTRO_OBJ" \
+				"$PRISTINE_DISTRO_IMG" "$DISTRO_FRAGMENT"
+		fi
+		tomoyo_builtin_policy "$PATCHED_DISTRO_OBJ"
+		KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$KSRC" "$PATCHED_DISTRO_OBJ" \
+			"$PATCHED_DISTRO_IMG" "$DISTRO_FRAGMENT"
+	fi
 	echo $(( $(date +%s) - start )) > "$WORK/buildtime"
 	msg "kernels built in $(cat "$WORK/buildtime")s"
 }
@@ -133,9 +160,11 @@ lsm_of() {
 }
 
 kernel_of() {
-	case "$1" in
-	pristine|pristinebpf|pristinelong|pristinelen|pristineselinux-*) echo "$PRISTINE_IMG" ;;
-	*) echo "$PATCHED_IMG" ;;
+	case "$PASS:$1" in
+	test:pristine|test:pristinebpf|test:pristinelong|test:pristinelen|test:pristineselinux-*) echo "$PRISTINE_IMG" ;;
+	test:*) echo "$PATCHED_IMG" ;;
+	distro:pristine|distro:pristinebpf|distro:pristinelong|distro:pristinelen|distro:pristineselinux-*) echo "$PRISTINE_DISTRO_IMG" ;;
+	*) echo "$PATCHED_DISTRO_IMG" ;;
 	esac
 }
 
@@ -174,11 +203,12 @@ qemu_wrapper() {
 
 # obj_of CONFIG: the object directory of the kernel CONFIG boots.
 obj_of() {
-	if [ "$(kernel_of "$1")" = "$PRISTINE_IMG" ]; then
-		echo "$PRISTINE_OBJ"
-	else
-		echo "$PATCHED_OBJ"
-	fi
+	case "$(kernel_of "$1")" in
+	"$PRISTINE_IMG") echo "$PRISTINE_OBJ" ;;
+	"$PATCHED_IMG") echo "$PATCHED_OBJ" ;;
+	"$PRISTINE_DISTRO_IMG") echo "$PRISTINE_DISTRO_OBJ" ;;
+	*) echo "$PATCHED_DISTRO_OBJ" ;;
+	esac
 }
 
 # fn_counts SYSTEM_MAP PROFILE: "function count" per kernel function of a
@@ -314,7 +344,7 @@ apparmor_policies() {
 selinux_policies() {
 	local c n kind bit polcap=$WORK/selinux/polcap i
 	mkdir -p "$WORK/selinux"
-	for c in "${CONFIGS[@]}"; do
+	for c in "${CONFIGS[@]}" "${DISTRO_CONFIGS[@]}"; do
 		kind=${c%%-*}
 		case "$kind" in
 		selinux) bit=+31 ;;
@@ -382,13 +412,16 @@ collect() {
 	fi
 }
 
-run_configs() {
-	local c why extra b name
-	: > "$WORK/results-boots.csv"
+# run_list PREFIX CONFIG...: BOOTS boots of each configuration on the
+# kernels of PASS, their results appended to results-boots.csv, each row's
+# configuration name prefixed with PREFIX ("" or "distro:").
+run_list() {
+	local prefix=$1 c why extra b name
+	shift
 	for (( b = 1; b <= BOOTS; b++ )); do
-		for c in "${CONFIGS[@]}"; do
-			if [ -n "${skipped[$c]:-}" ]; then
-				[ "$b" -gt 1 ] || msg "$c: not available: ${skipped[$c]}"
+		for c in "$@"; do
+			if [ -n "${skipped[$prefix$c]:-}" ]; then
+				[ "$b" -gt 1 ] || msg "$prefix$c: not available: ${skipped[$prefix$c]}"
 				continue
 			fi
 			extra="loglevel=5"
@@ -398,17 +431,30 @@ run_configs() {
 			# namegate-N without audit: a refusal is the decision alone.
 			namegatequiet-*) extra="$extra audit=0" ;;
 			esac
-			name=bench-$c-$b
+			name=bench-${prefix%:}${prefix:+-}$c-$b
 			# shellcheck disable=SC2086 # extra holds several arguments
 			if ! boot "$name" "$c" $extra; then
 				why=$(sed -n 's/\r$//; s/.*# SKIP not available: //p' "$LOGDIR/$name.log" | head -n1)
-				skipped[$c]=${why:-"the boot failed, see $LOGDIR/$name.log"}
-				msg "$c: not available: ${skipped[$c]}"
+				skipped[$prefix$c]=${why:-"the boot failed, see $LOGDIR/$name.log"}
+				msg "$prefix$c: not available: ${skipped[$prefix$c]}"
 				continue
 			fi
-			collect "$c" "$LOGDIR/$name.log" | sed "s/\$/,$b/" >> "$WORK/results-boots.csv"
+			collect "$c" "$LOGDIR/$name.log" | sed "s/^/$prefix/; s/\$/,$b/" >> "$WORK/results-boots.csv"
 		done
 	done
+}
+
+run_configs() {
+	local c
+	: > "$WORK/results-boots.csv"
+	PASS="test" run_list "" "${CONFIGS[@]}"
+	if [ "$DISTRO" = 1 ]; then
+		for c in "${DISTRO_CONFIGS[@]}"; do
+			# What the test kernels could not run, these cannot either.
+			[ -z "${skipped[$c]:-}" ] || skipped[distro:$c]=${skipped[$c]}
+		done
+		PASS="distro" run_list distro: "${DISTRO_CONFIGS[@]}"
+	fi
 	# A configuration that failed in a later boot is left out whole.
 	for c in "${!skipped[@]}"; do
 		awk -F, -v c="$c" '$1 != c && $1 !~ ("^" c "-")' "$WORK/results-boots.csv" > "$WORK/results-boots.tmp"
@@ -561,6 +607,12 @@ main() {
 		why=$(why_not "$c")
 		[ -z "$why" ] || skipped[$c]=$why
 	done
+	if [ "$DISTRO" = 1 ]; then
+		for c in "${DISTRO_CONFIGS[@]}"; do
+			why=$(why_not "$c")
+			[ -z "$why" ] || skipped[distro:$c]=$why
+		done
+	fi
 	if [ "$ICOUNT" = 1 ]; then
 		qemu_wrapper
 	fi
@@ -574,7 +626,7 @@ main() {
 	run_configs
 	profile_configs
 	: > "$WORK/skipped.txt"
-	for c in "${CONFIGS[@]}"; do
+	for c in "${CONFIGS[@]}" "${DISTRO_CONFIGS[@]/#/distro:}"; do
 		[ -z "${skipped[$c]:-}" ] || printf '%s\t%s\n' "$c" "${skipped[$c]}" >> "$WORK/skipped.txt"
 	done
 	report "$(( $(date +%s) - start ))"
