@@ -2,7 +2,7 @@
 /*
  * tcgprof: a QEMU TCG plugin that counts the guest instructions executed at
  * each kernel address, for make bench's per-function attribution
- * (tests/scripts/bench-profile.sh maps the addresses to System.map).
+ * (tests/scripts/bench.sh maps the addresses to System.map).
  *
  * Every translated block gets an inline counter, so the cost under TCG is
  * one add per block executed; at exit, each instruction of a block is

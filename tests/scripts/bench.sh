@@ -267,6 +267,13 @@ profile_configs() {
 		fi
 		# The k-th operation is between the marks 2k-1 and 2k.
 		mapfile -t ops_list < <(sed -n 's/\r$//; s/^[[:space:]]*# profile-op=//p' "$log")
+		# Anything else in the guest that calls sched_rr_get_interval()
+		# would shift the pairs: exactly two marks per operation.
+		k=$(find "$WORK/profile" -name "$c.prof.*" | wc -l)
+		if [ "$k" -ne $((2 * ${#ops_list[@]})) ]; then
+			warn "profile: $c has $k marks for ${#ops_list[@]} operations: not used"
+			continue
+		fi
 		k=0
 		for op in "${ops_list[@]}"; do
 			k=$((k + 1))
