@@ -13,11 +13,23 @@ function pct(r) { return sprintf("%+.2f%%", (r - 1) * 100) }
 
 # The pristine configuration with the same lsm= as c: pristinebpf for the
 # configurations with the BPF LSM (bpf, bpfgate), pristinelong (the same
-# NAME_MAX-byte name) for namegatelong, else pristine.
-function base(c) {
-	if (c ~ /^bpf/ && have("pristinebpf")) return "pristinebpf"
-	if (c ~ /^namegatelong/ && have("pristinelong")) return "pristinelong"
-	return "pristine"
+# NAME_MAX-byte name) for namegatelong, pristinelen (the same 12-byte name)
+# for namegatelen and namegateother, pristineselinux-N (the same SELinux
+# policy without the capability, N transitions) for selinux-N and
+# selinuxoff-N, else pristine; a distribution-like row ("distro:CONFIG")
+# against the same on the distribution-like kernels.
+function base(c,    n, pre) {
+	# The distribution-like kernels ("distro:" rows) against their own.
+	pre = ""
+	if (c ~ /^distro:/) { pre = "distro:"; c = substr(c, 8) }
+	if (c ~ /^bpf/ && have(pre "pristinebpf")) return pre "pristinebpf"
+	if (c ~ /^selinux(off)?-/) {
+		n = c; sub(/^[a-z]*-/, "", n)
+		if (have(pre "pristineselinux-" n)) return pre "pristineselinux-" n
+	}
+	if (c ~ /^namegatelong/ && have(pre "pristinelong")) return pre "pristinelong"
+	if (c ~ /^namegate(len|other)-/ && have(pre "pristinelen")) return pre "pristinelen"
+	return pre "pristine"
 }
 
 # The operation where c's worst-boot ratio for the name no rule matches is
@@ -182,7 +194,14 @@ END {
 	print "rename and exchange onto `.htaccess` to uid 33, attached by"
 	print "tests/guest/src/bpf_name_rule.c), **namegate-N** (namegate with N"
 	print "rules: the matching `deny link,rename name=.htaccess uid=33`, suffix rules of"
-	print "four lengths and exact names for uid 1000), **pristinelong** and"
+	print "four lengths and exact names for uid 1000), **namegatequiet-N**"
+	print "(namegate-N booted with `audit=0`: a refusal is timed without its audit"
+	print "record), **namegateuid-N** (namegate-N timed by uid 1001, which no rule"
+	print "is for), **pristinelen**, **namegatelen-N** and **namegateother-N** (the"
+	print "name no rule matches is 12 bytes long, the length of namegate-N's exact"
+	print "names: `g0000001.dat` on the pristine kernel and in namegatelen-N, which no"
+	print "rule has; in namegateother-N, `f00NNNNN.dat`, which a rule for uid 1000"
+	print "has; both compared with pristinelen), **pristinelong** and"
 	print "**namegatelong-N** (the name no rule matches is 255 bytes long,"
 	print "`nnn…n.dat`, on the pristine kernel, and on the patched one with namegate"
 	print "holding the `.htaccess` rule and N suffix rules of N distinct lengths, 2"
@@ -198,6 +217,8 @@ END {
 	print "name-based type transitions for files created in tmpfs directories, one"
 	print "for `.htaccess`; the benchmark runs in `kernel_t`, which may relabel),"
 	print "**selinuxoff-N** (the same policy without `filename_trans_bind`),"
+	print "**pristineselinux-N** (the policy of selinuxoff-N on the pristine kernel;"
+	print "selinux-N and selinuxoff-N are compared with it when it ran),"
 	print "**smack-N** (N Smack name transitions for the benchmark's label `_`, one"
 	print "for `.htaccess`), **lookup** (KUnit: the name library against a linear"
 	print "list of the same rules)."
@@ -216,6 +237,14 @@ END {
 		plumbing("bpf")
 		printf "| plumbing alone with the BPF LSM in lsm= (bpf vs pristinebpf, no program) within 1%%, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("bpf", wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
 	} else print "| plumbing alone with the BPF LSM in lsm= within 1% | not measured | – |"
+	for (sn = 10; sn <= 10000; sn *= 1000) {
+		if (!have("selinuxoff-" sn) || !have("pristineselinux-" sn)) {
+			printf "| every SELinux user whose policy does not set the capability (selinuxoff-%d vs pristineselinux-%d) within 1%% | not measured | – |\n", sn, sn
+			continue
+		}
+		plumbing("selinuxoff-" sn)
+		printf "| every SELinux user whose policy does not set the capability (selinuxoff-%d vs pristineselinux-%d, %d name transitions) within 1%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", sn, sn, sn, wop, pct(wq), pct(ratio("selinuxoff-" sn, wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
+	}
 	if (have("bpfgate") && have("namegate-10")) {
 		lst = ""
 		for (i = 1; i <= nops; i++) {
@@ -238,10 +267,47 @@ END {
 		worst_nomatch("namegate-100000")
 		printf "| namegate, 100 000 rules (4 suffix lengths), no match: at most +3%% over pristine on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegate-100000", wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
 	} else print "| namegate, 100 000 rules, at most +3% over pristine | not measured | – |"
+	split("namegateuid-100000 namegatelen-100000 namegateother-100000", xc, " ")
+	xd["namegateuid-100000"] = "timed by a task no rule is for (uid 1001)"
+	xd["namegatelen-100000"] = "a 12-byte name, the length of its exact rules, no rule has"
+	xd["namegateother-100000"] = "a 12-byte name a rule for another uid has"
+	for (xi = 1; xi <= 3; xi++) {
+		if (!have(xc[xi]) || !have(base(xc[xi]))) { printf "| namegate, 100 000 rules, %s: at most +3%% | not measured | – |\n", xd[xc[xi]]; continue }
+		worst_nomatch(xc[xi])
+		printf "| namegate, 100 000 rules, %s: at most +3%% over %s on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", xd[xc[xi]], base(xc[xi]), wop, pct(wq), pct(ratio(xc[xi], wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
+	}
 	if (have("namegatelong-32") && have("pristinelong")) {
 		worst_nomatch("namegatelong-32")
 		printf "| namegate, 32 distinct suffix lengths, a 255-byte name no rule matches: at most +5%% over pristine with the same name (namegatelong-32 vs pristinelong), worst boot | worst: %s %s (median of boots: %s) | %s |\n", wop, pct(wq), pct(ratio("namegatelong-32", wop, "nomatch")), worst <= 0.05 ? "yes" : "**no**"
 	} else print "| namegate, 32 suffix lengths and a 255-byte name, at most +5% | not measured | – |"
+	# The same targets on the distribution-like kernels.
+	split("plain bpf selinuxoff-10 namegate-100000", dc, " ")
+	for (di = 1; di <= 4; di++) {
+		c = "distro:" dc[di]
+		if (!have(c) || !have(base(c))) { printf "| distribution-like kernel: %s vs %s | not measured | – |\n", c, base(c); continue }
+		if (dc[di] ~ /^namegate/) {
+			# namegate: the name no rule matches (the other is refused).
+			worst_nomatch(c)
+			printf "| distribution-like kernel (tests/bench/distro.config): %s vs %s, no match, at most +3%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", c, base(c), wop, pct(wq), pct(ratio(c, wop, "nomatch")), worst <= 0.03 ? "yes" : "**no**"
+			continue
+		}
+		plumbing(c)
+		printf "| distribution-like kernel (tests/bench/distro.config): %s vs %s within 1%% on every operation, worst boot | worst: %s %s (median of boots: %s) | %s |\n", c, base(c), wop, pct(wq), pct(ratio(c, wo[1], wo[2])), worst <= 0.01 ? "yes" : "**no**"
+	}
+	# Refusals (the name every rule matches, denied): with audit=0 the
+	# decision alone, with audit its record too; each stable across boots.
+	for (qi = 1; qi <= 2; qi++) {
+		qc = qi == 1 ? "namegatequiet-10" : "namegate-10"
+		if (!have(qc)) { printf "| refusals of %s stable across boots within 1%% | not measured | – |\n", qc; continue }
+		lst = ""; worst = 0
+		for (i = 1; i <= nops; i++) {
+			if (st[qc, ops[i], "match"] != "denied" || bmax[qc, ops[i], "match"] == "") continue
+			q = (bmax[qc, ops[i], "match"] - bmin[qc, ops[i], "match"]) / med[qc, ops[i], "match"]
+			if (q > worst) worst = q
+			lst = lst sprintf("%s%s %.0f (%.2f%%)", lst == "" ? "" : ", ", ops[i], med[qc, ops[i], "match"], q * 100)
+		}
+		printf "| refusals of %s (%s) stable across boots within 1%%: median and spread across boots | %s | %s |\n", qc, qi == 1 ? "audit=0: the decision" : "audit on: the decision and its record", lst == "" ? "no refusal timed" : lst, lst != "" && worst <= 0.01 ? "yes" : "**no**"
+	}
 	if (ng) {
 		gmax = 0
 		for (i = 1; i <= ng; i++) {

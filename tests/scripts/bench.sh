@@ -15,6 +15,17 @@
 #   BENCH_ICOUNT   1 (default): -icount shift=0, the guest clock counts
 #                  instructions; 0: wall-clock time of the emulator
 #   BENCH_OUT      where the results go (default: docs/)
+#   BENCH_DISTRO   1 (default): boot the configurations BENCH_DISTRO_CONFIGS
+#                  again on a pristine and a patched kernel configured as
+#                  distributions configure theirs (tests/bench/distro.config:
+#                  -O2, SLUB, voluntary preemption, CPU mitigations, no
+#                  KUnit); their rows are named "distro:CONFIG".  0: not
+#   BENCH_PROFILE  1 (default): also profile, per kernel function, where the
+#                  instructions of an operation go (tests/bench/tcgprof.c,
+#                  a QEMU TCG plugin; one more boot per configuration of
+#                  BENCH_PROFILE_CONFIGS, operations BENCH_PROFILE_OPS,
+#                  BENCH_PROFILE_ITERS timed operations of each name);
+#                  0: no profile
 # bench.sh --report: write the report again from the last run's results
 # (e.g. after editing tests/bench/discussion.md or report.awk).
 # bench.sh --compare A.csv B.csv: two runs' performance.csv side by side
@@ -38,9 +49,28 @@ REPS=${BENCH_REPS:-7}
 BOOTS=${BENCH_BOOTS:-3}
 ICOUNT=${BENCH_ICOUNT:-1}
 read -r -d '' -a CONFIGS <<< "${BENCH_CONFIGS:-pristine plain pristinebpf bpf bpfgate
-	namegate-10 namegate-1000 namegate-100000 pristinelong namegatelong-32
-	selinux-10 selinuxoff-10 selinux-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
+	namegate-10 namegate-1000 namegate-100000 namegatequiet-10 namegateuid-100000
+	pristinelen namegatelen-100000 namegateother-100000 pristinelong namegatelong-32
+	pristineselinux-10 selinux-10 selinuxoff-10 pristineselinux-10000 selinux-10000
+	selinuxoff-10000 smack-10 smack-10000 tomoyo-10 tomoyo-1000
 	apparmor-10 apparmor-1000 lookup}" || true
+
+DISTRO=${BENCH_DISTRO:-1}
+read -r -d '' -a DISTRO_CONFIGS <<< "${BENCH_DISTRO_CONFIGS:-pristine plain pristinebpf bpf
+	namegate-100000 pristineselinux-10 selinuxoff-10}" || true
+DISTRO_FRAGMENT=$ROOT/tests/bench/distro.config
+PRISTINE_DISTRO_OBJ=$BUILD/pristine/obj-distro
+PRISTINE_DISTRO_IMG=$BUILD/bzImage-pristine-distro
+PATCHED_DISTRO_OBJ=$WORK/obj-distro
+PATCHED_DISTRO_IMG=$BUILD/bzImage-bench-distro
+# Which pair of kernels kernel_of and obj_of give: test or distro.
+PASS="test"
+
+PROFILE=${BENCH_PROFILE:-1}
+read -r -d '' -a PROFILE_CONFIGS <<< "${BENCH_PROFILE_CONFIGS:-pristine plain pristinebpf bpf
+	namegate-100000 pristineselinux-10 selinuxoff-10}" || true
+PROFILE_OPS=${BENCH_PROFILE_OPS:-create,link,rename,exchange}
+PROFILE_ITERS=${BENCH_PROFILE_ITERS:-500}
 
 declare -A skipped=()	# configuration -> why it did not run
 
@@ -65,13 +95,25 @@ build_kernels() {
 	local start
 	start=$(date +%s)
 	tomoyo_builtin_policy "$PATCHED_OBJ"
-	# Only the pristine configurations (pristine, pristinebpf, pristinelong) boot the pristine kernel.
+	# Only the pristine configurations (pristine, pristinebpf, pristinelong,
+	# pristinelen, pristineselinux-N) boot the pristine kernel.
 	if [[ " ${CONFIGS[*]} " == *" pristine"* ]]; then
 		pristine_tree
 		tomoyo_builtin_policy "$PRISTINE_OBJ"
 		KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$PRISTINE_SRC" "$PRISTINE_OBJ" "$PRISTINE_IMG" "$FRAGMENT"
 	fi
 	KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$KSRC" "$PATCHED_OBJ" "$PATCHED_IMG" "$FRAGMENT"
+	if [ "$DISTRO" = 1 ]; then
+		if [[ " ${DISTRO_CONFIGS[*]} " == *" pristine"* ]]; then
+			pristine_tree
+			tomoyo_builtin_policy "$PRISTINE_DISTRO_OBJ"
+			KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$PRISTINE_SRC" "$PRISTINE_DISTRO_OBJ" \
+				"$PRISTINE_DISTRO_IMG" "$DISTRO_FRAGMENT"
+		fi
+		tomoyo_builtin_policy "$PATCHED_DISTRO_OBJ"
+		KCONFIG_ALLOW_MISSING=1 "$S/kernel.sh" "$KSRC" "$PATCHED_DISTRO_OBJ" \
+			"$PATCHED_DISTRO_IMG" "$DISTRO_FRAGMENT"
+	fi
 	echo $(( $(date +%s) - start )) > "$WORK/buildtime"
 	msg "kernels built in $(cat "$WORK/buildtime")s"
 }
@@ -82,15 +124,15 @@ has() { grep -qx "CONFIG_$1=y" "$PATCHED_OBJ/.config"; }
 # why_not CONFIG: empty if CONFIG can run, else why not.
 why_not() {
 	case "${1%%-*}" in
-	pristine|plain|pristinelong) ;;
+	pristine|plain|pristinelong|pristinelen) ;;
 	pristinebpf|bpf|bpfgate) has BPF_LSM || echo "the kernel has no BPF LSM (CONFIG_BPF_LSM)" ;;
-	namegate|namegatelong) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
+	namegate|namegatelong|namegatequiet|namegateuid|namegatelen|namegateother) has SECURITY_NAMEGATE || echo "the kernel has no namegate (CONFIG_SECURITY_NAMEGATE)" ;;
 	tomoyo) has SECURITY_TOMOYO || echo "the kernel has no TOMOYO" ;;
 	apparmor)
 		if ! has SECURITY_APPARMOR; then echo "the kernel has no AppArmor"
 		elif ! command -v apparmor_parser >/dev/null; then echo "apparmor_parser is not installed (package apparmor)"
 		fi ;;
-	selinux|selinuxoff)
+	selinux|selinuxoff|pristineselinux)
 		if ! has SECURITY_SELINUX; then echo "the kernel has no SELinux"
 		elif [ ! -f "$ROOT/tests/selinux/policy.conf" ] || [ ! -f "$ROOT/tests/selinux/polcap.c" ]; then
 			echo "no SELinux test policy (tests/selinux/policy.conf, polcap.c)"
@@ -109,8 +151,8 @@ why_not() {
 lsm_of() {
 	case "${1%%-*}" in
 	namegate|tomoyo|apparmor|selinux|smack) echo "capability,${1%%-*}" ;;
-	selinuxoff) echo capability,selinux ;;
-	namegatelong) echo capability,namegate ;;
+	selinuxoff|pristineselinux) echo capability,selinux ;;
+	namegatelong|namegatequiet|namegateuid|namegatelen|namegateother) echo capability,namegate ;;
 	pristinebpf|bpf|bpfgate) echo capability,bpf ;;
 	aafeatures) echo capability,apparmor ;;
 	*) echo capability ;;
@@ -118,9 +160,11 @@ lsm_of() {
 }
 
 kernel_of() {
-	case "$1" in
-	pristine|pristinebpf|pristinelong) echo "$PRISTINE_IMG" ;;
-	*) echo "$PATCHED_IMG" ;;
+	case "$PASS:$1" in
+	test:pristine|test:pristinebpf|test:pristinelong|test:pristinelen|test:pristineselinux-*) echo "$PRISTINE_IMG" ;;
+	test:*) echo "$PATCHED_IMG" ;;
+	distro:pristine|distro:pristinebpf|distro:pristinelong|distro:pristinelen|distro:pristineselinux-*) echo "$PRISTINE_DISTRO_IMG" ;;
+	*) echo "$PATCHED_DISTRO_IMG" ;;
 	esac
 }
 
@@ -134,7 +178,9 @@ boot() {
 		"$name" "$lsm" "$config" "$ITERS" "$XITERS" "$REPS" "$*" > "$WORK/suites.conf"
 	local -a env=(KERNEL="$(kernel_of "$config")" INITRD="$WORK/initramfs.cpio"
 		SUITES_CONF="$WORK/suites.conf" LOGDIR="$LOGDIR")
-	if [ "$ICOUNT" = 1 ]; then
+	if [ -n "${QEMU_WRAPPER_DIR:-}" ]; then
+		env+=(PATH="$QEMU_WRAPPER_DIR:$PATH")
+	elif [ "$ICOUNT" = 1 ]; then
 		if grep -q QEMU_EXTRA "$S/run-suite.sh"; then
 			env+=(QEMU_EXTRA="-icount shift=0,sleep=off")
 		else
@@ -153,6 +199,97 @@ qemu_wrapper() {
 	exec $(command -v qemu-system-x86_64) "\$@" -icount shift=0,sleep=off
 	EOF
 	chmod +x "$WORK/qemu-icount/qemu-system-x86_64"
+}
+
+# obj_of CONFIG: the object directory of the kernel CONFIG boots.
+obj_of() {
+	case "$(kernel_of "$1")" in
+	"$PRISTINE_IMG") echo "$PRISTINE_OBJ" ;;
+	"$PATCHED_IMG") echo "$PATCHED_OBJ" ;;
+	"$PRISTINE_DISTRO_IMG") echo "$PRISTINE_DISTRO_OBJ" ;;
+	*) echo "$PATCHED_DISTRO_OBJ" ;;
+	esac
+}
+
+# fn_counts SYSTEM_MAP PROFILE: "function count" per kernel function of a
+# profile of tests/bench/tcgprof.c ("address count" lines): each address
+# goes to the last text symbol at or below it (both are 16 hexadecimal
+# digits, so sorting the text sorts the addresses).
+fn_counts() {
+	{
+		awk '$2 ~ /^[tTwW]$/ { print $1, 0, $3 }' "$1"
+		awk '{ print $1, 1, $2 }' "$2"
+	} | LC_ALL=C sort -k1,1 -k2,2n |
+		awk '$2 == 0 { fn = $3; next } { n[fn] += $3 } END { for (f in n) print f, n[f] }'
+}
+
+# profile_configs: one boot of each configuration of PROFILE_CONFIGS under
+# the TCG plugin, the benchmark once per operation of PROFILE_OPS between
+# two marks; writes $WORK/profile.csv: "config,op,function,instructions"
+# per operation timed (the operation and what the benchmark does to undo
+# it: unlink after create and link, rename back after rename; exchange
+# undoes itself), and a row "config,op,-ops,N" with the count.
+profile_configs() {
+	local c map mark log k op nops ops_list
+	: > "$WORK/profile.csv"
+	[ "$PROFILE" = 1 ] || return 0
+	if ! gcc -O2 -Wall -fPIC -shared -fvisibility=hidden -o "$WORK/tcgprof.so" \
+		"$ROOT/tests/bench/tcgprof.c" 2>"$WORK/tcgprof.log"; then
+		warn "the TCG plugin does not build (see $WORK/tcgprof.log): no profile"
+		return 0
+	fi
+	mkdir -p "$WORK/qemu-prof" "$WORK/profile"
+	cat > "$WORK/qemu-prof/qemu-system-x86_64" <<-EOF
+	#!/bin/sh
+	# make bench's profile: instructions as the clock, and the plugin.
+	exec $(command -v qemu-system-x86_64) "\$@" -icount shift=0,sleep=off \
+		-plugin "$WORK/tcgprof.so,out=\$TCGPROF_OUT,mark=\$TCGPROF_MARK"
+	EOF
+	chmod +x "$WORK/qemu-prof/qemu-system-x86_64"
+	for c in "${PROFILE_CONFIGS[@]}"; do
+		if [[ " ${CONFIGS[*]} " != *" $c "* ]] || [ -n "${skipped[$c]:-}" ]; then
+			msg "profile: $c not run (not in BENCH_CONFIGS, or not available)"
+			continue
+		fi
+		map=$(obj_of "$c")/System.map
+		mark=$(awk '$3 == "__x64_sys_sched_rr_get_interval" { print $1 }' "$map")
+		if [ -z "$mark" ]; then
+			warn "profile: no __x64_sys_sched_rr_get_interval in $map"
+			continue
+		fi
+		rm -f "$WORK/profile/$c.prof"*
+		log=$LOGDIR/profile-$c.log
+		if ! QEMU_WRAPPER_DIR=$WORK/qemu-prof TCGPROF_OUT=$WORK/profile/$c.prof \
+			TCGPROF_MARK=$mark ITERS=$PROFILE_ITERS REPS=1 \
+			boot "profile-$c" "$c" loglevel=5 "bench.profile=$PROFILE_OPS"; then
+			warn "profile: the boot of $c failed, see $log"
+			continue
+		fi
+		# The k-th operation is between the marks 2k-1 and 2k.
+		mapfile -t ops_list < <(sed -n 's/\r$//; s/^[[:space:]]*# profile-op=//p' "$log")
+		# Anything else in the guest that calls sched_rr_get_interval()
+		# would shift the pairs: exactly two marks per operation.
+		k=$(find "$WORK/profile" -name "$c.prof.*" | wc -l)
+		if [ "$k" -ne $((2 * ${#ops_list[@]})) ]; then
+			warn "profile: $c has $k marks for ${#ops_list[@]} operations: not used"
+			continue
+		fi
+		k=0
+		for op in "${ops_list[@]}"; do
+			k=$((k + 1))
+			nops=$(sed -n 's/\r$//; s/^[[:space:]]*# profile-ops=//p' "$log" | sed -n "${k}p")
+			if [ -z "$nops" ] || [ ! -f "$WORK/profile/$c.prof.$((2 * k))" ]; then
+				warn "profile: $c $op has no marks"
+				continue
+			fi
+			echo "$c,$op,-ops,$nops" >> "$WORK/profile.csv"
+			LC_ALL=C join -a1 -a2 -e0 -o 0,1.2,2.2 \
+				<(fn_counts "$map" "$WORK/profile/$c.prof.$((2 * k - 1))" | LC_ALL=C sort) \
+				<(fn_counts "$map" "$WORK/profile/$c.prof.$((2 * k))" | LC_ALL=C sort) |
+				awk -v c="$c" -v op="$op" -v n="$nops" '$3 != $2 { printf "%s,%s,%s,%.2f\n", c, op, $1, ($3 - $2) / n }' \
+				>> "$WORK/profile.csv"
+		done
+	done
 }
 
 # AppArmor's feature set of the bench kernel, dumped by a guest boot, for
@@ -208,15 +345,17 @@ apparmor_policies() {
 
 # SELinux: the test policy with N name-based type transitions, one for
 # .htaccess in tmpfs directories, with filename_trans_bind set (selinux-N)
-# or not (selinuxoff-N: the same kernel and rules, the capability off).
+# or not (selinuxoff-N: the same kernel and rules, the capability off;
+# pristineselinux-N: the policy of selinuxoff-N on the pristine kernel, what
+# every SELinux user whose policy does not set the capability runs today).
 selinux_policies() {
 	local c n kind bit polcap=$WORK/selinux/polcap i
 	mkdir -p "$WORK/selinux"
-	for c in "${CONFIGS[@]}"; do
+	for c in "${CONFIGS[@]}" "${DISTRO_CONFIGS[@]}"; do
 		kind=${c%%-*}
 		case "$kind" in
 		selinux) bit=+31 ;;
-		selinuxoff) bit=-31 ;;
+		selinuxoff|pristineselinux) bit=-31 ;;
 		*) continue ;;
 		esac
 		if [ -n "${skipped[$c]:-}" ]; then
@@ -280,31 +419,49 @@ collect() {
 	fi
 }
 
-run_configs() {
-	local c why extra b name
-	: > "$WORK/results-boots.csv"
+# run_list PREFIX CONFIG...: BOOTS boots of each configuration on the
+# kernels of PASS, their results appended to results-boots.csv, each row's
+# configuration name prefixed with PREFIX ("" or "distro:").
+run_list() {
+	local prefix=$1 c why extra b name
+	shift
 	for (( b = 1; b <= BOOTS; b++ )); do
-		for c in "${CONFIGS[@]}"; do
-			if [ -n "${skipped[$c]:-}" ]; then
-				[ "$b" -gt 1 ] || msg "$c: not available: ${skipped[$c]}"
+		for c in "$@"; do
+			if [ -n "${skipped[$prefix$c]:-}" ]; then
+				[ "$b" -gt 1 ] || msg "$prefix$c: not available: ${skipped[$prefix$c]}"
 				continue
 			fi
 			extra="loglevel=5"
 			case "$c" in
 			lookup) extra="kunit.enable=1 kunit.filter_glob=lsm_fname_bench" ;;
 			tomoyo-*) extra="$extra TOMOYO_trigger=/tests/bin/bench_true TOMOYO_loader=/bin/true" ;;
+			# namegate-N without audit: a refusal is the decision alone.
+			namegatequiet-*) extra="$extra audit=0" ;;
 			esac
-			name=bench-$c-$b
+			name=bench-${prefix%:}${prefix:+-}$c-$b
 			# shellcheck disable=SC2086 # extra holds several arguments
 			if ! boot "$name" "$c" $extra; then
 				why=$(sed -n 's/\r$//; s/.*# SKIP not available: //p' "$LOGDIR/$name.log" | head -n1)
-				skipped[$c]=${why:-"the boot failed, see $LOGDIR/$name.log"}
-				msg "$c: not available: ${skipped[$c]}"
+				skipped[$prefix$c]=${why:-"the boot failed, see $LOGDIR/$name.log"}
+				msg "$prefix$c: not available: ${skipped[$prefix$c]}"
 				continue
 			fi
-			collect "$c" "$LOGDIR/$name.log" | sed "s/\$/,$b/" >> "$WORK/results-boots.csv"
+			collect "$c" "$LOGDIR/$name.log" | sed "s/^/$prefix/; s/\$/,$b/" >> "$WORK/results-boots.csv"
 		done
 	done
+}
+
+run_configs() {
+	local c
+	: > "$WORK/results-boots.csv"
+	PASS="test" run_list "" "${CONFIGS[@]}"
+	if [ "$DISTRO" = 1 ]; then
+		for c in "${DISTRO_CONFIGS[@]}"; do
+			# What the test kernels could not run, these cannot either.
+			[ -z "${skipped[$c]:-}" ] || skipped[distro:$c]=${skipped[$c]}
+		done
+		PASS="distro" run_list distro: "${DISTRO_CONFIGS[@]}"
+	fi
 	# A configuration that failed in a later boot is left out whole.
 	for c in "${!skipped[@]}"; do
 		awk -F, -v c="$c" '$1 != c && $1 !~ ("^" c "-")' "$WORK/results-boots.csv" > "$WORK/results-boots.tmp"
@@ -373,6 +530,16 @@ report() {
 		-v reasons="$reasons" -v discussion="$ROOT/tests/bench/discussion.md" \
 		-v plot="$([ -f "$OUT/performance.png" ] && echo performance.png)" \
 		"$OUT/performance.csv" > "$OUT/performance.md"
+	if [ -s "$WORK/profile.csv" ]; then
+		{
+			echo "config,op,function,instructions"
+			cat "$WORK/profile.csv"
+		} > "$OUT/performance-profile.csv"
+		{
+			echo
+			awk -F, -f "$ROOT/tests/bench/profile.awk" "$WORK/profile.csv"
+		} >> "$OUT/performance.md"
+	fi
 	msg "results: $OUT/performance.md, $OUT/performance.csv"
 }
 
@@ -447,6 +614,12 @@ main() {
 		why=$(why_not "$c")
 		[ -z "$why" ] || skipped[$c]=$why
 	done
+	if [ "$DISTRO" = 1 ]; then
+		for c in "${DISTRO_CONFIGS[@]}"; do
+			why=$(why_not "$c")
+			[ -z "$why" ] || skipped[distro:$c]=$why
+		done
+	fi
 	if [ "$ICOUNT" = 1 ]; then
 		qemu_wrapper
 	fi
@@ -458,8 +631,9 @@ main() {
 	apparmor_policies
 	pack_initramfs
 	run_configs
+	profile_configs
 	: > "$WORK/skipped.txt"
-	for c in "${CONFIGS[@]}"; do
+	for c in "${CONFIGS[@]}" "${DISTRO_CONFIGS[@]/#/distro:}"; do
 		[ -z "${skipped[$c]:-}" ] || printf '%s\t%s\n' "$c" "${skipped[$c]}" >> "$WORK/skipped.txt"
 	done
 	report "$(( $(date +%s) - start ))"

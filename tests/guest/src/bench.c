@@ -23,8 +23,15 @@
  *
  * Usage: bench [-c config] [-d dir] [-u uid] [-g gid] [-i iters]
  *              [-x exec_iters] [-r reps] [-e true_binary] [-o op,...]
- *              [-m match_name] [-n nomatch_name]
+ *              [-m match_name] [-n nomatch_name] [-P]
  *        bench -l policy_file -t target [-L] [-c config]
+ *
+ * -P marks the start and the end of the timed loops for make bench's
+ * per-function profile (tests/bench/tcgprof.c): it calls
+ * sched_rr_get_interval(), which the guest calls nowhere else, right before
+ * the first timed operation and right after the last, and prints
+ * "# profile-ops=N", the number of operations timed between the two
+ * marks (calib aside, which runs in user space).
  *
  * The second form loads a policy: it writes the file to the target (a
  * securityfs or selinuxfs file) in one write(), or a line per write() with
@@ -44,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -489,6 +497,12 @@ static void drop_to(long uid, long gid)
 		die("setresuid");
 }
 
+/* A mark for tests/bench/tcgprof.c (-P): its result does not matter. */
+static void profile_mark(void)
+{
+	syscall(SYS_sched_rr_get_interval, 0, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *config = "unknown", *dir = "/tmp/bench";
@@ -496,7 +510,8 @@ int main(int argc, char **argv)
 	const char *names[NCASES] = { ".htaccess", "index.html" };
 	const char *oplist = "create,mknod,link,rename,exchange,unlink,exec";
 	const char *policy = NULL, *target = NULL;
-	int by_line = 0;
+	int by_line = 0, profile = 0;
+	long profile_ops = 0;
 	long uid = -1, gid = -1;
 	int iters = 1000, exec_iters = 50, reps = 7;
 	struct ctx ctx[NOPS][NCASES];
@@ -504,7 +519,7 @@ int main(int argc, char **argv)
 	unsigned int o;
 	int opt, r, cs, i, n = 0, planned = 0;
 
-	while ((opt = getopt(argc, argv, "c:d:u:g:i:x:r:e:o:m:n:l:t:L")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:u:g:i:x:r:e:o:m:n:l:t:LP")) != -1) {
 		switch (opt) {
 		case 'c': config = optarg; break;
 		case 'd': dir = optarg; break;
@@ -520,6 +535,7 @@ int main(int argc, char **argv)
 		case 'l': policy = optarg; break;
 		case 't': target = optarg; break;
 		case 'L': by_line = 1; break;
+		case 'P': profile = 1; break;
 		default:
 			fprintf(stderr, "usage: see the top of bench.c\n");
 			return 2;
@@ -582,6 +598,8 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (profile)
+		profile_mark();
 	for (r = 0; r < reps; r++) {
 		for (o = 0; o < NOPS; o++) {
 			const int ncases = o ? NCASES : 1;
@@ -592,6 +610,8 @@ int main(int argc, char **argv)
 			for (cs = 0; cs < ncases; cs++) {
 				if (ctx[o][cs].untimed)
 					continue;
+				if (o)
+					profile_ops += count;
 				for (i = 0; i < count; i++) {
 					int err = ops[o].fn(&ctx[o][cs],
 							    &samples[i]);
@@ -604,6 +624,10 @@ int main(int argc, char **argv)
 				ops[o].rep[cs][r] = trimmed_mean(samples, count);
 			}
 		}
+	}
+	if (profile) {
+		profile_mark();
+		printf("# profile-ops=%ld\n", profile_ops);
 	}
 
 	for (o = 0; o < NOPS; o++) {
