@@ -31,9 +31,9 @@
 #   tree of its HEAD with any change not committed (the upstream
 #   selftests and headers the initramfs takes from it);
 # - the content and mode of every file git tracks under Makefile,
-#   patches/ and tests/ (but tests/baseline/, tests/mutants/ and
-#   tests/tooling/, which no boot reads), and of every untracked file
-#   there that git does not ignore;
+#   patches/ and tests/ (but tests/baseline/, tests/mutants/,
+#   tests/tooling/ and the cover letter, which no boot reads), and of
+#   every untracked file there that git does not ignore;
 # - the environment variables that change what a boot is given or where
 #   its inputs are;
 # - the version of every package deps.sh installs (but the style checks'
@@ -76,9 +76,12 @@ hash_files() {
 }
 
 # The files of this repository a boot depends on: all but the recordings
-# (written by save, untracked until committed), the mutants and the
-# tooling tests' logs.
-paths=(Makefile patches tests ':!tests/baseline' ':!tests/mutants' ':!tests/tooling')
+# (written by save, untracked until committed), the mutants, the tooling
+# tests' logs and the cover letter (prose: no build or boot reads it, and
+# a new figure in it should not send CI to boot the pristine kernel live
+# or every mutant to run again).
+paths=(Makefile patches tests ':!tests/baseline' ':!tests/mutants' ':!tests/tooling'
+	':!patches/0000-cover-letter.patch')
 
 # inputs: what every boot depends on (and check-mutants.sh's key).
 inputs() {

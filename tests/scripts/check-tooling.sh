@@ -263,6 +263,20 @@ bl key-names-inputs pass '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key' &&
 	grep -q '^boot: $bb upstream ' '$tmp/key' && grep -q '^files: ' '$tmp/key' &&
 	grep -q '^package: linux-source-6.12=' '$tmp/key' && grep -q '^pristine tree: $bl_tree' '$tmp/key'"
 bl key-of-patched-boot fail 'is no boot of the pristine kernel' "$S/baseline.sh" key kunit
+# The cover letter is prose no boot reads: a change to it leaves the key
+# as it was; a change to any other file under patches/ does not.
+cover=$ROOT/patches/0000-cover-letter.patch
+cp -p "$cover" "$tmp/cover.saved"
+trap 'cp -p "$tmp/cover.saved" "$cover"; rm -f "$ROOT/patches/.check-tooling-probe"; rm -rf "$tmp"' EXIT
+"$S/baseline.sh" key "$bb" > "$tmp/key.before" 2>&1 || true
+echo 'check-tooling probe' >> "$cover"
+bl key-ignores-cover-letter pass '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key.cover' &&
+	cmp -s '$tmp/key.before' '$tmp/key.cover'"
+cp -p "$tmp/cover.saved" "$cover"
+echo 'check-tooling probe' > "$ROOT/patches/.check-tooling-probe"
+bl key-sees-other-patch-files fail '' sh -c "'$S/baseline.sh' key $bb > '$tmp/key.probe' &&
+	cmp -s '$tmp/key.before' '$tmp/key.probe'"
+rm -f "$ROOT/patches/.check-tooling-probe"
 bl_run "$tmp/run-bad" fail
 bl save-comparison-failed fail 'did not pass' "$S/baseline.sh" save "$tmp/run-bad"
 bl_run "$tmp/run-moved"
